@@ -1,0 +1,1 @@
+//! tokio-util `Decoder`/`Encoder` adapters over the framing layer (feature `codec`).

@@ -1,0 +1,1 @@
+//! MCP profile rules per protocol revision (DESIGN.md layer 4).
