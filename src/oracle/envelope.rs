@@ -1,0 +1,1 @@
+//! Envelope oracle: serde_json (strict) and simd-json readings of a frame.

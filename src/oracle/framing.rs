@@ -1,0 +1,1 @@
+//! Reference framers: simple, obviously-correct NDJSON and SSE framers for differential tests.
