@@ -114,7 +114,13 @@ impl RawFrame {
         self.error
     }
     fn from_error(e: FrameError, bytes: Bytes) -> Self {
-        Self { bytes, offset: e.offset(), line: e.line(), cr_stripped: false, error: Some(e) }
+        Self {
+            bytes,
+            offset: e.offset(),
+            line: e.line(),
+            cr_stripped: false,
+            error: Some(e),
+        }
     }
 }
 
@@ -143,7 +149,12 @@ impl Frame {
                 Err((bytes, e)) => Content::Faulty(bytes, FrameFault::Envelope(e)),
             },
         };
-        Self { offset: raw.offset, line: raw.line, cr_stripped: raw.cr_stripped, content }
+        Self {
+            offset: raw.offset,
+            line: raw.line,
+            cr_stripped: raw.cr_stripped,
+            content,
+        }
     }
     /// The frame bytes, exactly as received (no terminator).
     pub fn bytes(&self) -> &Bytes {
@@ -197,7 +208,10 @@ impl NdjsonRawCodec {
     }
     /// Lines longer than `max` bytes (excluding LF and a stripped CR) are oversize.
     pub fn with_max_frame_len(max: usize) -> Self {
-        Self { framer: NdjsonFramer::with_max_frame_len(max), on_oversize: OnOversize::Report }
+        Self {
+            framer: NdjsonFramer::with_max_frame_len(max),
+            on_oversize: OnOversize::Report,
+        }
     }
     /// The line limit.
     pub fn max_frame_len(&self) -> usize {
@@ -319,11 +333,17 @@ pub struct NdjsonCodec {
 impl NdjsonCodec {
     /// Default line limit (4 MiB) and default parser.
     pub fn new() -> Self {
-        Self { raw: NdjsonRawCodec::new(), parser: Parser::new() }
+        Self {
+            raw: NdjsonRawCodec::new(),
+            parser: Parser::new(),
+        }
     }
     /// With a line limit and a parser (its own limits apply to each frame).
     pub fn with_parser(max_frame_len: usize, parser: Parser) -> Self {
-        Self { raw: NdjsonRawCodec::with_max_frame_len(max_frame_len), parser }
+        Self {
+            raw: NdjsonRawCodec::with_max_frame_len(max_frame_len),
+            parser,
+        }
     }
     /// Sets the oversize policy.
     pub fn on_oversize(mut self, policy: OnOversize) -> Self {
@@ -344,10 +364,16 @@ impl Decoder for NdjsonCodec {
     type Item = Frame;
     type Error = CodecError;
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>, CodecError> {
-        Ok(self.raw.decode(src)?.map(|raw| Frame::from_raw(raw, &self.parser)))
+        Ok(self
+            .raw
+            .decode(src)?
+            .map(|raw| Frame::from_raw(raw, &self.parser)))
     }
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Frame>, CodecError> {
-        Ok(self.raw.decode_eof(src)?.map(|raw| Frame::from_raw(raw, &self.parser)))
+        Ok(self
+            .raw
+            .decode_eof(src)?
+            .map(|raw| Frame::from_raw(raw, &self.parser)))
     }
 }
 
@@ -490,11 +516,17 @@ impl Default for SseCodec {
 impl SseCodec {
     /// Default limits (event data 4 MiB, line 4 MiB + 64) and parser.
     pub fn new() -> Self {
-        Self { framer: SseFramer::new(), parser: Some(Parser::new()) }
+        Self {
+            framer: SseFramer::new(),
+            parser: Some(Parser::new()),
+        }
     }
     /// With limits (see [`SseFramer::with_limits`]) and a parser (`None`: framing only).
     pub fn with_limits(max_event_len: usize, max_line_len: usize, parser: Option<Parser>) -> Self {
-        Self { framer: SseFramer::with_limits(max_event_len, max_line_len), parser }
+        Self {
+            framer: SseFramer::with_limits(max_event_len, max_line_len),
+            parser,
+        }
     }
     /// The sans-I/O framer (counters, BOM note).
     pub fn framer(&self) -> &SseFramer {
@@ -517,7 +549,11 @@ impl SseCodec {
             Error(FrameError),
             Partial,
         }
-        let d = if eof { self.framer.finish(src) } else { self.framer.decode(src) };
+        let d = if eof {
+            self.framer.finish(src)
+        } else {
+            self.framer.decode(src)
+        };
         let consumed = d.consumed;
         let out = match d.status {
             Status::Partial => Out::Partial,
@@ -552,7 +588,17 @@ impl SseCodec {
                 src.advance(consumed);
                 Some(SseFrame::from_error(e))
             }
-            Out::Event { range, joined, has_data, event, id, retry, offset, line, data_offset } => {
+            Out::Event {
+                range,
+                joined,
+                has_data,
+                event,
+                id,
+                retry,
+                offset,
+                line,
+                data_offset,
+            } => {
                 let data = match (range, joined) {
                     (Some(r), _) => {
                         src.advance(r.start);
@@ -673,7 +719,10 @@ impl BodyCodec {
     }
     /// With a body limit and a parser.
     pub fn with_parser(max_body_len: usize, parser: Parser) -> Self {
-        Self { framer: BodyFramer::with_max_body_len(max_body_len), parser }
+        Self {
+            framer: BodyFramer::with_max_body_len(max_body_len),
+            parser,
+        }
     }
     /// Declares the `Content-Length`; `Err` when it is over the limit.
     pub fn set_content_length(&mut self, len: u64) -> Result<(), FrameError> {
@@ -700,8 +749,13 @@ impl Decoder for BodyCodec {
             Status::Complete(Err(e)) => Err(CodecError::Frame(e)),
             Status::Complete(Ok(b)) => {
                 let bytes = src.split_to(b.len()).freeze();
-                let raw =
-                    RawFrame { bytes, offset: 0, line: 0, cr_stripped: false, error: None };
+                let raw = RawFrame {
+                    bytes,
+                    offset: 0,
+                    line: 0,
+                    cr_stripped: false,
+                    error: None,
+                };
                 Ok(Some(Frame::from_raw(raw, &self.parser)))
             }
         }

@@ -12,7 +12,11 @@ use tokio_util::codec::{Decoder, Encoder, FramedRead};
 
 /// Feeds `input` into a BytesMut in reads, decoding until `None` after each; `decode_eof`
 /// until `None` at the end.
-fn drive<D: Decoder>(codec: &mut D, input: &[u8], reads: &[usize]) -> Result<Vec<D::Item>, D::Error> {
+fn drive<D: Decoder>(
+    codec: &mut D,
+    input: &[u8],
+    reads: &[usize],
+) -> Result<Vec<D::Item>, D::Error> {
     let mut buf = BytesMut::new();
     let mut out = Vec::new();
     let mut pos = 0;
@@ -64,7 +68,8 @@ fn ndjson_raw_codec_on_captures_matches_reference_and_reencodes_byte_exact() {
         let small = &input[..input.len().min(700)];
         let expect = reference_ndjson(small, DEFAULT_MAX_FRAME_LEN);
         for k in 0..=small.len() {
-            let frames = drive(&mut NdjsonRawCodec::new(), small, &split_at(small.len(), k)).unwrap();
+            let frames =
+                drive(&mut NdjsonRawCodec::new(), small, &split_at(small.len(), k)).unwrap();
             assert_eq!(nd_items(&frames), expect, "{path:?} k {k}");
         }
     }
@@ -87,10 +92,18 @@ fn ndjson_frames_are_zero_copy_slices_of_the_read_buffer() {
 #[test]
 fn oversize_line_is_an_item_then_the_stream_goes_on_or_fatal_by_policy() {
     let input = b"{}\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n{\"b\":2}\n";
-    let items = drive(&mut NdjsonRawCodec::with_max_frame_len(8), input, &[10, 10, 32]).unwrap();
+    let items = drive(
+        &mut NdjsonRawCodec::with_max_frame_len(8),
+        input,
+        &[10, 10, 32],
+    )
+    .unwrap();
     assert_eq!(items.len(), 3);
     let e = items[1].error().unwrap();
-    assert_eq!((e.kind(), e.offset(), e.line()), (FrameErrorKind::FrameTooLarge, 3, 2));
+    assert_eq!(
+        (e.kind(), e.offset(), e.line()),
+        (FrameErrorKind::FrameTooLarge, 3, 2)
+    );
     assert!(items[1].bytes().is_empty());
     assert_eq!(&items[2].bytes()[..], b"{\"b\":2}");
 
@@ -110,7 +123,10 @@ fn unterminated_last_line_is_an_item_with_its_bytes() {
     let items = drive(&mut NdjsonRawCodec::new(), b"{}\n{\"a\":", &[5, 3]).unwrap();
     assert_eq!(items.len(), 2);
     let e = items[1].error().unwrap();
-    assert_eq!((e.kind(), e.offset(), e.line()), (FrameErrorKind::UnterminatedLine, 3, 2));
+    assert_eq!(
+        (e.kind(), e.offset(), e.line()),
+        (FrameErrorKind::UnterminatedLine, 3, 2)
+    );
     assert_eq!(&items[1].bytes()[..], b"{\"a\":");
 }
 
@@ -140,7 +156,10 @@ async fn framed_read_keeps_going_after_error_items() {
             (None, Bytes::from_static(b"{}")),
             (Some(FrameErrorKind::FrameTooLarge), Bytes::new()),
             (None, Bytes::from_static(b"{\"b\":2}")),
-            (Some(FrameErrorKind::UnterminatedLine), Bytes::from_static(b"{\"c\":")),
+            (
+                Some(FrameErrorKind::UnterminatedLine),
+                Bytes::from_static(b"{\"c\":")
+            ),
         ]
     );
 }
@@ -192,7 +211,11 @@ fn sse_codec_on_captures_matches_reference_and_round_trips() {
                     .map(|i| i.map(|e| (e.data, e.has_data, e.event, e.id, e.retry)))
                     .collect::<Vec<_>>()
             };
-            assert_eq!(strip(sse_items(&again)), strip(expect.clone()), "{path:?} round trip");
+            assert_eq!(
+                strip(sse_items(&again)),
+                strip(expect.clone()),
+                "{path:?} round trip"
+            );
         }
         if input.len() < 1200 {
             for k in 0..=input.len() {
@@ -227,20 +250,37 @@ fn sse_encoder_writes_fields_and_rejects_cr() {
         .with_event(Bytes::from_static(b"message"))
         .with_retry(500);
     c.encode(&f, &mut out).unwrap();
-    assert_eq!(&out[..], b"id: 7\nevent: message\nretry: 500\ndata: {}\ndata: []\n\n");
+    assert_eq!(
+        &out[..],
+        b"id: 7\nevent: message\nretry: 500\ndata: {}\ndata: []\n\n"
+    );
     out.clear();
     c.encode(Bytes::from_static(b"{}"), &mut out).unwrap();
     assert_eq!(&out[..], b"event: message\ndata: {}\n\n");
     assert!(c.encode(Bytes::from_static(b"{\r}"), &mut out).is_err());
-    assert!(c.encode(&SseFrame::new(Bytes::new()).with_id(Bytes::from_static(b"a\nb")), &mut out).is_err());
+    assert!(
+        c.encode(
+            &SseFrame::new(Bytes::new()).with_id(Bytes::from_static(b"a\nb")),
+            &mut out
+        )
+        .is_err()
+    );
 }
 
 #[test]
 fn sse_event_too_large_is_an_item_and_stream_goes_on() {
     let input = b"data: 0123456789abcdef\n\ndata: ok\n\n";
-    let items = drive(&mut SseCodec::with_limits(8, 64, None), input, &[input.len()]).unwrap();
+    let items = drive(
+        &mut SseCodec::with_limits(8, 64, None),
+        input,
+        &[input.len()],
+    )
+    .unwrap();
     assert_eq!(items.len(), 2);
-    assert_eq!(items[0].error().map(|e| e.kind()), Some(FrameErrorKind::EventTooLarge));
+    assert_eq!(
+        items[0].error().map(|e| e.kind()),
+        Some(FrameErrorKind::EventTooLarge)
+    );
     assert_eq!(&items[1].data()[..], b"ok");
 }
 
@@ -250,7 +290,10 @@ fn body_codec_over_limit_is_fatal() {
     let mut buf = BytesMut::from(&b"12345"[..]);
     match c.decode(&mut buf) {
         Err(CodecError::Frame(e)) => {
-            assert_eq!((e.kind(), e.kind().http_status()), (FrameErrorKind::BodyTooLarge, Some(413)))
+            assert_eq!(
+                (e.kind(), e.kind().http_status()),
+                (FrameErrorKind::BodyTooLarge, Some(413))
+            )
         }
         other => panic!("{other:?}"),
     }

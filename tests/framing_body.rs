@@ -33,7 +33,11 @@ fn feed(framer: &mut BodyFramer, body: &[u8], reads: &[usize]) -> Result<usize, 
         Status::Complete(Err(e)) => Err(e.kind()),
         Status::Partial => panic!("finish must report"),
     };
-    assert_eq!(framer.finish(&[]).status, Status::Partial, "drained after one body");
+    assert_eq!(
+        framer.finish(&[]).status,
+        Status::Partial,
+        "drained after one body"
+    );
     r
 }
 
@@ -60,15 +64,24 @@ fn content_length_over_limit_is_rejected_before_reading() {
     assert!(f.set_content_length(32).is_ok());
     let mut f2 = BodyFramer::with_max_body_len(32);
     let e = f2.set_content_length(33).unwrap_err();
-    assert_eq!((e.kind(), e.kind().http_status()), (FrameErrorKind::BodyTooLarge, Some(413)));
+    assert_eq!(
+        (e.kind(), e.kind().http_status()),
+        (FrameErrorKind::BodyTooLarge, Some(413))
+    );
     // Body longer than its Content-Length.
     let mut f3 = BodyFramer::with_max_body_len(32);
     f3.set_content_length(4).unwrap();
-    assert_eq!(feed(&mut f3, b"12345", &[5]), Err(FrameErrorKind::BodyTooLarge));
+    assert_eq!(
+        feed(&mut f3, b"12345", &[5]),
+        Err(FrameErrorKind::BodyTooLarge)
+    );
     // Shorter: truncated.
     let mut f4 = BodyFramer::with_max_body_len(32);
     f4.set_content_length(4).unwrap();
-    assert_eq!(feed(&mut f4, b"123", &[3]), Err(FrameErrorKind::TruncatedBody));
+    assert_eq!(
+        feed(&mut f4, b"123", &[3]),
+        Err(FrameErrorKind::TruncatedBody)
+    );
     let mut f5 = BodyFramer::new();
     f5.set_content_length(4).unwrap();
     assert_eq!(feed(&mut f5, b"1234", &[1, 3]), Ok(4));
@@ -86,7 +99,9 @@ fn capture_bodies_in_random_reads() {
     let mut n = 0;
     for dir in std::fs::read_dir(shared.join("captures")).unwrap() {
         let dir = dir.unwrap().path();
-        let Ok(requests) = std::fs::read_to_string(dir.join("requests.jsonl")) else { continue };
+        let Ok(requests) = std::fs::read_to_string(dir.join("requests.jsonl")) else {
+            continue;
+        };
         for (i, line) in requests.lines().enumerate() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
             for body in [&v["body"], &v["response"]["body"]] {

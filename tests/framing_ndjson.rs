@@ -16,16 +16,20 @@ fn feed(input: &[u8], reads: &[usize], max: usize) -> (Vec<NdItem>, NdjsonFramer
     let mut out = Vec::new();
     let mut buf: Vec<u8> = Vec::new();
     let mut pos = 0;
-    let push = |buf: &Vec<u8>, d: &mcpwire::framing::Decoded<_>, out: &mut Vec<NdItem>| match &d
-        .status
-    {
-        Status::Complete(Ok(fr)) => {
-            let fr: &mcpwire::framing::ndjson::NdjsonFrame = fr;
-            out.push(Ok((buf[fr.range()].to_vec(), fr.offset(), fr.line(), fr.cr_stripped())))
-        }
-        Status::Complete(Err(e)) => out.push(Err((e.kind(), e.offset(), e.line()))),
-        Status::Partial => {}
-    };
+    let push =
+        |buf: &Vec<u8>, d: &mcpwire::framing::Decoded<_>, out: &mut Vec<NdItem>| match &d.status {
+            Status::Complete(Ok(fr)) => {
+                let fr: &mcpwire::framing::ndjson::NdjsonFrame = fr;
+                out.push(Ok((
+                    buf[fr.range()].to_vec(),
+                    fr.offset(),
+                    fr.line(),
+                    fr.cr_stripped(),
+                )))
+            }
+            Status::Complete(Err(e)) => out.push(Err((e.kind(), e.offset(), e.line()))),
+            Status::Partial => {}
+        };
     for &n in reads {
         buf.extend_from_slice(&input[pos..pos + n]);
         pos += n;
@@ -39,7 +43,12 @@ fn feed(input: &[u8], reads: &[usize], max: usize) -> (Vec<NdItem>, NdjsonFramer
             }
         }
         // Memory bound: pending bytes never exceed the limit + 2 (+ the read just appended).
-        assert!(buf.len() <= max + 2, "pending {} > max {} + 2", buf.len(), max);
+        assert!(
+            buf.len() <= max + 2,
+            "pending {} > max {} + 2",
+            buf.len(),
+            max
+        );
     }
     assert_eq!(pos, input.len());
     loop {
@@ -69,7 +78,10 @@ fn captures_match_reference_in_one_read_and_random_reads() {
     for path in &files {
         let input = std::fs::read(path).unwrap();
         let expect = reference_ndjson(&input, DEFAULT_MAX_FRAME_LEN);
-        assert!(expect.iter().all(Result::is_ok), "{path:?}: captures hold only whole lines");
+        assert!(
+            expect.iter().all(Result::is_ok),
+            "{path:?}: captures hold only whole lines"
+        );
         let (got, f) = feed(&input, &[input.len()], DEFAULT_MAX_FRAME_LEN);
         assert_eq!(got, expect, "{path:?} one read");
         assert!(f.bytes_examined() <= input.len() as u64);
@@ -77,7 +89,10 @@ fn captures_match_reference_in_one_read_and_random_reads() {
             let reads = random_reads(input.len(), [64, 997, 65536, 300][seed as usize], seed);
             let (got, f) = feed(&input, &reads, DEFAULT_MAX_FRAME_LEN);
             assert_eq!(got, expect, "{path:?} random reads seed {seed}");
-            assert!(f.bytes_examined() <= input.len() as u64, "{path:?} rescanned bytes");
+            assert!(
+                f.bytes_examined() <= input.len() as u64,
+                "{path:?} rescanned bytes"
+            );
         }
         // Every frame is one whole JSON object (a few hold an escaped lone surrogate that
         // serde_json rejects, so check the framing only: one object per line).
@@ -87,7 +102,11 @@ fn captures_match_reference_in_one_read_and_random_reads() {
         }
         frames += expect.len();
     }
-    assert!(frames > 1000, "only {frames} frames in {} capture files", files.len());
+    assert!(
+        frames > 1000,
+        "only {frames} frames in {} capture files",
+        files.len()
+    );
 }
 
 #[test]
@@ -99,7 +118,10 @@ fn captures_replay_real_read_boundaries() {
     for c2s in files {
         let dir = c2s.parent().unwrap();
         let chunks = std::fs::read_to_string(dir.join("chunks.jsonl")).unwrap();
-        for (dir_name, file) in [("c2s", "client-to-server.jsonl"), ("s2c", "server-to-client.jsonl")] {
+        for (dir_name, file) in [
+            ("c2s", "client-to-server.jsonl"),
+            ("s2c", "server-to-client.jsonl"),
+        ] {
             let input = std::fs::read(dir.join(file)).unwrap();
             let mut reads = Vec::new();
             let mut next = 0u64;
@@ -108,14 +130,22 @@ fn captures_replay_real_read_boundaries() {
                 if v["dir"] != dir_name {
                     continue;
                 }
-                assert_eq!(v["off"].as_u64().unwrap(), next, "{dir:?} chunks are contiguous");
+                assert_eq!(
+                    v["off"].as_u64().unwrap(),
+                    next,
+                    "{dir:?} chunks are contiguous"
+                );
                 let len = v["len"].as_u64().unwrap();
                 reads.push(len as usize);
                 next += len;
             }
             assert_eq!(next as usize, input.len(), "{dir:?} {dir_name}");
             let (got, _) = feed(&input, &reads, DEFAULT_MAX_FRAME_LEN);
-            assert_eq!(got, reference_ndjson(&input, DEFAULT_MAX_FRAME_LEN), "{dir:?} {dir_name}");
+            assert_eq!(
+                got,
+                reference_ndjson(&input, DEFAULT_MAX_FRAME_LEN),
+                "{dir:?} {dir_name}"
+            );
         }
     }
 }
@@ -137,7 +167,11 @@ fn capture_prefixes_at_every_split_point() {
             assert_eq!(got, expect, "{path:?} split at {k}");
         }
         let ones = vec![1; small.len()];
-        assert_eq!(feed(small, &ones, DEFAULT_MAX_FRAME_LEN).0, expect, "{path:?} 1-byte reads");
+        assert_eq!(
+            feed(small, &ones, DEFAULT_MAX_FRAME_LEN).0,
+            expect,
+            "{path:?} 1-byte reads"
+        );
     }
 }
 
@@ -145,11 +179,15 @@ fn capture_prefixes_at_every_split_point() {
 /// unterminated last line, at every split point and every pair of split points.
 #[test]
 fn crlf_blank_utf8_split_everywhere() {
-    let input = "{\"a\":\"é\"}\r\n\n\r\n{\"b\":\"\u{2028}€\"}\n{\"c\":\"😀\"}\r\n\r\r\n{\"d\":1}".as_bytes();
+    let input = "{\"a\":\"é\"}\r\n\n\r\n{\"b\":\"\u{2028}€\"}\n{\"c\":\"😀\"}\r\n\r\r\n{\"d\":1}"
+        .as_bytes();
     let expect = one_read(input, 64);
     assert_eq!(expect, reference_ndjson(input, 64));
     assert_eq!(expect.len(), 5);
-    assert_eq!(expect[0], Ok(("{\"a\":\"é\"}".as_bytes().to_vec(), 0, 1, true)));
+    assert_eq!(
+        expect[0],
+        Ok(("{\"a\":\"é\"}".as_bytes().to_vec(), 0, 1, true))
+    );
     // "\r\r\n": only the CR right before the LF is stripped; the line's content is "\r" (not
     // blank), a frame the envelope parser will reject.
     assert_eq!(expect[3], Ok((b"\r".to_vec(), 44, 6, true)));
@@ -166,7 +204,13 @@ fn crlf_blank_utf8_split_everywhere() {
 fn cr_at_end_of_one_read_lf_at_start_of_next() {
     let input = b"{}\r\n{}\r\n";
     let (got, f) = feed(input, &[3, 5], 16);
-    assert_eq!(got, vec![Ok((b"{}".to_vec(), 0, 1, true)), Ok((b"{}".to_vec(), 4, 2, true))]);
+    assert_eq!(
+        got,
+        vec![
+            Ok((b"{}".to_vec(), 0, 1, true)),
+            Ok((b"{}".to_vec(), 4, 2, true))
+        ]
+    );
     assert_eq!(f.cr_stripped_lines(), 2);
 }
 
@@ -188,9 +232,17 @@ fn limit_at_boundary_and_one_byte_either_side() {
             assert_eq!(one_read(&input, max), expect, "len {len} crlf {crlf}");
             assert_eq!(reference_ndjson(&input, max), expect);
             for k in 0..=input.len() {
-                assert_eq!(feed(&input, &split_at(input.len(), k), max).0, expect, "len {len} k {k}");
+                assert_eq!(
+                    feed(&input, &split_at(input.len(), k), max).0,
+                    expect,
+                    "len {len} k {k}"
+                );
             }
-            assert_eq!(feed(&input, &vec![1; input.len()], max).0, expect, "len {len} bytewise");
+            assert_eq!(
+                feed(&input, &vec![1; input.len()], max).0,
+                expect,
+                "len {len} bytewise"
+            );
         }
     }
 }
@@ -207,7 +259,10 @@ fn oversize_line_is_reported_before_its_newline_and_discarded() {
     let d = f.decode(b"123456789x");
     match d.status {
         Status::Complete(Err(e)) => {
-            assert_eq!((e.kind(), e.offset(), e.line(), e.len()), (FrameErrorKind::FrameTooLarge, 0, 1, 10));
+            assert_eq!(
+                (e.kind(), e.offset(), e.line(), e.len()),
+                (FrameErrorKind::FrameTooLarge, 0, 1, 10)
+            );
             assert_eq!(e.kind().http_status(), Some(413));
         }
         other => panic!("{other:?}"),
@@ -231,10 +286,17 @@ fn oversize_in_stream_keeps_going_same_as_reference() {
     let expect = reference_ndjson(input, 10);
     assert_eq!(expect.len(), 4);
     for k in 0..=input.len() {
-        assert_eq!(feed(input, &split_at(input.len(), k), 10).0, expect, "k {k}");
+        assert_eq!(
+            feed(input, &split_at(input.len(), k), 10).0,
+            expect,
+            "k {k}"
+        );
     }
     for seed in 0..20 {
-        assert_eq!(feed(input, &random_reads(input.len(), 7, seed), 10).0, expect);
+        assert_eq!(
+            feed(input, &random_reads(input.len(), 7, seed), 10).0,
+            expect
+        );
     }
 }
 
@@ -248,8 +310,13 @@ fn unterminated_last_line_is_reported_with_its_bytes() {
     let d = f.decode(rest);
     assert_eq!((d.consumed, d.status.is_partial()), (0, true));
     let d = f.finish(rest);
-    let Status::Complete(Err(e)) = d.status else { panic!() };
-    assert_eq!((e.kind(), e.offset(), e.line()), (FrameErrorKind::UnterminatedLine, 8, 2));
+    let Status::Complete(Err(e)) = d.status else {
+        panic!()
+    };
+    assert_eq!(
+        (e.kind(), e.offset(), e.line()),
+        (FrameErrorKind::UnterminatedLine, 8, 2)
+    );
     assert_eq!(&rest[d.consumed - e.len()..d.consumed], b"{\"b\":");
     // Drained.
     assert_eq!(f.finish(&[]).status, Status::Partial);
@@ -278,7 +345,11 @@ fn four_mb_line_in_64_byte_reads_is_linear() {
     let (got, f) = feed(&input, &reads, DEFAULT_MAX_FRAME_LEN);
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].as_ref().unwrap().0.len(), 4_000_000);
-    assert_eq!(f.bytes_examined(), input.len() as u64, "every byte examined exactly once");
+    assert_eq!(
+        f.bytes_examined(),
+        input.len() as u64,
+        "every byte examined exactly once"
+    );
     // Same when the line is oversize and being discarded.
     let (got, f) = feed(&input, &reads, 1_000_000);
     assert_eq!(got, vec![Err((FrameErrorKind::FrameTooLarge, 0, 1))]);
@@ -292,6 +363,8 @@ fn set_max_frame_len_applies_to_line_in_progress() {
     assert!(d.status.is_partial());
     f.set_max_frame_len(4);
     let d = f.decode(b"0123456789");
-    let Status::Complete(Err(e)) = d.status else { panic!("{:?}", d.status) };
+    let Status::Complete(Err(e)) = d.status else {
+        panic!("{:?}", d.status)
+    };
     assert_eq!(e.kind(), FrameErrorKind::FrameTooLarge);
 }

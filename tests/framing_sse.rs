@@ -10,7 +10,12 @@ use mcpwire::framing::{FrameErrorKind, Status};
 
 /// Feeds `input` in reads of the given sizes; decode until partial after each read, `finish`
 /// until partial at the end. Checks that zero-copy data ranges point at the data.
-fn feed(input: &[u8], reads: &[usize], max_event: usize, max_line: usize) -> (Vec<SseItem>, SseFramer) {
+fn feed(
+    input: &[u8],
+    reads: &[usize],
+    max_event: usize,
+    max_line: usize,
+) -> (Vec<SseItem>, SseFramer) {
     let mut f = SseFramer::with_limits(max_event, max_line);
     let mut out = Vec::new();
     let mut buf: Vec<u8> = Vec::new();
@@ -49,7 +54,11 @@ fn feed(input: &[u8], reads: &[usize], max_event: usize, max_line: usize) -> (Ve
         pos += n;
         round(&mut f, &mut buf, false, &mut out);
         // Memory bound: a retained data line plus a partial line.
-        assert!(buf.len() <= 2 * (max_line + 2), "pending {} bytes", buf.len());
+        assert!(
+            buf.len() <= 2 * (max_line + 2),
+            "pending {} bytes",
+            buf.len()
+        );
     }
     round(&mut f, &mut buf, true, &mut out);
     assert!(buf.is_empty());
@@ -79,14 +88,21 @@ fn captures_match_reference() {
             let reads = random_reads(input.len(), [64, 1000, 7][seed as usize], seed);
             let (got, f) = feed(&input, &reads, BIG, BIG + 64);
             assert_eq!(got, expect, "{path:?} random reads seed {seed}");
-            assert!(f.bytes_examined() <= 2 * input.len() as u64, "{path:?} rescanned");
+            assert!(
+                f.bytes_examined() <= 2 * input.len() as u64,
+                "{path:?} rescanned"
+            );
         }
         if input.len() <= 2048 {
             for k in 0..=input.len() {
                 let (got, _) = feed(&input, &split_at(input.len(), k), BIG, BIG + 64);
                 assert_eq!(got, expect, "{path:?} split at {k}");
             }
-            assert_eq!(feed(&input, &vec![1; input.len()], BIG, BIG + 64).0, expect, "{path:?} bytewise");
+            assert_eq!(
+                feed(&input, &vec![1; input.len()], BIG, BIG + 64).0,
+                expect,
+                "{path:?} bytewise"
+            );
         }
         for item in &expect {
             match item {
@@ -94,7 +110,10 @@ fn captures_match_reference() {
                     events += 1;
                     if !ev.data.is_empty() {
                         messages += 1;
-                        assert!(ev.data.starts_with(b"{") && ev.data.ends_with(b"}"), "{path:?}");
+                        assert!(
+                            ev.data.starts_with(b"{") && ev.data.ends_with(b"}"),
+                            "{path:?}"
+                        );
                     }
                 }
                 Err((FrameErrorKind::UnterminatedEvent, ..)) => unterminated += 1,
@@ -102,7 +121,10 @@ fn captures_match_reference() {
             }
         }
     }
-    println!("{} files, {events} events, {messages} messages, {unterminated} unterminated", files.len());
+    println!(
+        "{} files, {events} events, {messages} messages, {unterminated} unterminated",
+        files.len()
+    );
     assert!(messages > 250, "{messages}");
 }
 
@@ -113,15 +135,25 @@ fn line_ends_cr_lf_crlf_split_everywhere() {
     assert_eq!(expect, reference_sse(input));
     assert_eq!(expect.len(), 3, "{expect:?}");
     let e0 = expect[0].as_ref().unwrap();
-    assert_eq!((&e0.data[..], e0.event.as_deref(), e0.offset, e0.line), ("{\"a\":\"é😀\"}".as_bytes(), Some(&b"message"[..]), 3, 1));
+    assert_eq!(
+        (&e0.data[..], e0.event.as_deref(), e0.offset, e0.line),
+        ("{\"a\":\"é😀\"}".as_bytes(), Some(&b"message"[..]), 3, 1)
+    );
     let e1 = expect[1].as_ref().unwrap();
-    assert_eq!((&e1.data[..], e1.id.as_deref()), (&b"x\n y"[..], Some(&b"7"[..])));
+    assert_eq!(
+        (&e1.data[..], e1.id.as_deref()),
+        (&b"x\n y"[..], Some(&b"7"[..]))
+    );
     let e2 = expect[2].as_ref().unwrap();
     assert_eq!((&e2.data[..], e2.has_data), (&b""[..], true));
     for i in 0..=input.len() {
         for j in i..=input.len() {
             let reads = [i, j - i, input.len() - j];
-            assert_eq!(feed(input, &reads, BIG, BIG + 64).0, expect, "split at {i},{j}");
+            assert_eq!(
+                feed(input, &reads, BIG, BIG + 64).0,
+                expect,
+                "split at {i},{j}"
+            );
         }
     }
 }
@@ -134,7 +166,11 @@ fn cr_at_end_of_read_then_lf_is_one_line_end() {
     // CR ends the first read, LF starts the next, at each line end.
     for k in [8, 10, 19, 21] {
         assert_eq!(input[k - 1], b'\r');
-        assert_eq!(feed(input, &split_at(input.len(), k), BIG, BIG + 64).0, expect, "k {k}");
+        assert_eq!(
+            feed(input, &split_at(input.len(), k), BIG, BIG + 64).0,
+            expect,
+            "k {k}"
+        );
     }
     assert_eq!(expect[1].as_ref().unwrap().line, 3);
 }
@@ -150,7 +186,7 @@ fn bom_split_across_reads_is_stripped_once() {
     }
     // A second BOM is not stripped: it becomes part of a field name (ignored field).
     let (got, _) = feed(b"\xEF\xBB\xBF\xEF\xBB\xBFdata: 1\n\n", &[15], BIG, BIG + 64);
-    assert_eq!(got[0].as_ref().unwrap().has_data, false);
+    assert!(!got[0].as_ref().unwrap().has_data);
 }
 
 #[test]
@@ -162,7 +198,10 @@ fn priming_event_and_comment_only_blocks() {
     // still makes an (empty) event because the field line was seen.
     assert_eq!(got.len(), 2);
     let p = got[0].as_ref().unwrap();
-    assert_eq!((p.has_data, p.data.is_empty(), p.retry, p.id.as_deref()), (true, true, Some(500), Some(&b"1"[..])));
+    assert_eq!(
+        (p.has_data, p.data.is_empty(), p.retry, p.id.as_deref()),
+        (true, true, Some(500), Some(&b"1"[..]))
+    );
     assert_eq!(got[1].as_ref().unwrap().retry, None);
 }
 
@@ -177,14 +216,21 @@ fn id_with_nul_is_ignored_and_unknown_fields_too() {
 #[test]
 fn unterminated_event_at_end_of_stream() {
     for (input, offset, line) in [
-        (&b"data: 1\n\nevent: message\ndata: {\"a\"\n"[..], 9u64, 3u64),
+        (
+            &b"data: 1\n\nevent: message\ndata: {\"a\"\n"[..],
+            9u64,
+            3u64,
+        ),
         (&b"data: 1\n\ndata: {\"a\""[..], 9, 3),
         (&b"data: 1\n\nid"[..], 9, 3),
     ] {
         let got = one_read(input);
         assert_eq!(got, reference_sse(input));
         assert_eq!(got.len(), 2);
-        assert_eq!(got[1], Err((FrameErrorKind::UnterminatedEvent, offset, line)));
+        assert_eq!(
+            got[1],
+            Err((FrameErrorKind::UnterminatedEvent, offset, line))
+        );
     }
     // A trailing comment or blank lines are not an event.
     assert_eq!(one_read(b"data: 1\n\n: bye").len(), 1);
@@ -208,7 +254,11 @@ fn event_limit_at_boundary_and_one_byte_either_side() {
         assert_eq!(got[1].as_ref().unwrap().data, b"ok", "stream goes on");
         assert_eq!(got.len(), 2);
         for k in 0..=input.len() {
-            assert_eq!(feed(&input, &split_at(input.len(), k), max, 1024).0, got, "len {len} k {k}");
+            assert_eq!(
+                feed(&input, &split_at(input.len(), k), max, 1024).0,
+                got,
+                "len {len} k {k}"
+            );
         }
         // Joined: two lines of (len - 1) / 2 and the rest plus the LF between them.
         let a = (len - 1) / 2;
@@ -228,13 +278,22 @@ fn event_limit_at_boundary_and_one_byte_either_side() {
         };
         let (got, _) = feed(&two, &[two.len()], max, 1024);
         if len <= max {
-            assert_eq!(got[0].as_ref().unwrap().data.len(), len, "{:?}", String::from_utf8_lossy(&two));
+            assert_eq!(
+                got[0].as_ref().unwrap().data.len(),
+                len,
+                "{:?}",
+                String::from_utf8_lossy(&two)
+            );
         } else {
             assert_eq!(got[0], Err((FrameErrorKind::EventTooLarge, 0, 1)));
         }
         assert_eq!(got[1].as_ref().unwrap().data, b"ok");
         for k in 0..=two.len() {
-            assert_eq!(feed(&two, &split_at(two.len(), k), max, 1024).0, got, "joined len {len} k {k}");
+            assert_eq!(
+                feed(&two, &split_at(two.len(), k), max, 1024).0,
+                got,
+                "joined len {len} k {k}"
+            );
         }
     }
 }
@@ -255,7 +314,11 @@ fn line_limit_at_boundary_and_one_byte_either_side() {
         assert_eq!(got[1].as_ref().unwrap().data, b"ok");
         assert_eq!(got[1].as_ref().unwrap().line, 3);
         for k in 0..=input.len() {
-            assert_eq!(feed(&input, &split_at(input.len(), k), 1024, max_line).0, got, "len {len} k {k}");
+            assert_eq!(
+                feed(&input, &split_at(input.len(), k), 1024, max_line).0,
+                got,
+                "len {len} k {k}"
+            );
         }
         assert_eq!(feed(&input, &vec![1; input.len()], 1024, max_line).0, got);
     }
@@ -272,5 +335,9 @@ fn four_mb_data_line_in_64_byte_reads_is_linear() {
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].as_ref().unwrap().data.len(), 4_000_000);
     // Line-end search once per byte plus field names (up to the colon).
-    assert!(f.bytes_examined() <= input.len() as u64 + 16, "{} examined", f.bytes_examined());
+    assert!(
+        f.bytes_examined() <= input.len() as u64 + 16,
+        "{} examined",
+        f.bytes_examined()
+    );
 }

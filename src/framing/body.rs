@@ -47,7 +47,11 @@ impl BodyFramer {
     }
     /// Bodies longer than `max_body_len` bytes are rejected.
     pub fn with_max_body_len(max_body_len: usize) -> Self {
-        Self { max_body_len, content_length: None, done: false }
+        Self {
+            max_body_len,
+            content_length: None,
+            done: false,
+        }
     }
     /// The body limit in bytes.
     pub fn max_body_len(&self) -> usize {
@@ -100,13 +104,16 @@ impl BodyFramer {
             return d;
         }
         self.done = true;
-        if let Some(cl) = self.content_length {
-            if (buf.len() as u64) < cl {
-                let e = FrameError::new(FrameErrorKind::TruncatedBody, 0, 0, buf.len());
-                return Decoded::error(buf.len(), e);
-            }
+        if let Some(cl) = self.content_length
+            && (buf.len() as u64) < cl
+        {
+            let e = FrameError::new(FrameErrorKind::TruncatedBody, 0, 0, buf.len());
+            return Decoded::error(buf.len(), e);
         }
-        Decoded { consumed: buf.len(), status: Status::Complete(Ok(BodyFrame { len: buf.len() })) }
+        Decoded {
+            consumed: buf.len(),
+            status: Status::Complete(Ok(BodyFrame { len: buf.len() })),
+        }
     }
 
     /// Ready for the next body (same limit, no declared length).

@@ -78,13 +78,22 @@ pub struct Decoded<T> {
 
 impl<T> Decoded<T> {
     pub(crate) fn partial(consumed: usize) -> Self {
-        Self { consumed, status: Status::Partial }
+        Self {
+            consumed,
+            status: Status::Partial,
+        }
     }
     pub(crate) fn frame(consumed: usize, frame: T) -> Self {
-        Self { consumed, status: Status::Complete(Ok(frame)) }
+        Self {
+            consumed,
+            status: Status::Complete(Ok(frame)),
+        }
     }
     pub(crate) fn error(consumed: usize, error: FrameError) -> Self {
-        Self { consumed, status: Status::Complete(Err(error)) }
+        Self {
+            consumed,
+            status: Status::Complete(Err(error)),
+        }
     }
 }
 
@@ -169,7 +178,10 @@ impl FrameErrorKind {
     /// True when the stream cannot go on after this error ([`BodyTooLarge`](Self::BodyTooLarge),
     /// [`TruncatedBody`](Self::TruncatedBody)); the codecs turn these into decoder `Err`s.
     pub const fn is_fatal(self) -> bool {
-        matches!(self, FrameErrorKind::BodyTooLarge | FrameErrorKind::TruncatedBody)
+        matches!(
+            self,
+            FrameErrorKind::BodyTooLarge | FrameErrorKind::TruncatedBody
+        )
     }
 }
 
@@ -197,7 +209,12 @@ pub struct FrameError {
 impl FrameError {
     /// Builds an error.
     pub const fn new(kind: FrameErrorKind, offset: u64, line: u64, len: usize) -> Self {
-        Self { kind, offset, line, len }
+        Self {
+            kind,
+            offset,
+            line,
+            len,
+        }
     }
     /// The stable kind.
     pub const fn kind(&self) -> FrameErrorKind {
@@ -242,7 +259,10 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for k in FrameErrorKind::ALL {
             let n = k.name();
-            assert!(n.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'), "{n}");
+            assert!(
+                n.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{n}"
+            );
             assert!(seen.insert(n), "duplicate {n}");
         }
     }
@@ -251,7 +271,10 @@ mod tests {
     fn frame_error_is_small_and_displays() {
         assert!(std::mem::size_of::<FrameError>() <= 32);
         let e = FrameError::new(FrameErrorKind::FrameTooLarge, 10, 2, 5);
-        assert_eq!(e.to_string(), "frame exceeds the size limit at byte 10 (line 2) (frame-too-large)");
+        assert_eq!(
+            e.to_string(),
+            "frame exceeds the size limit at byte 10 (line 2) (frame-too-large)"
+        );
         assert_eq!(e.kind().http_status(), Some(413));
         assert_eq!(e.kind().jsonrpc_code(), Some(-32600));
         assert_eq!(FrameErrorKind::UnterminatedLine.jsonrpc_code(), None);

@@ -225,14 +225,17 @@ impl NdjsonFramer {
                     }
                     self.frames += 1;
                     self.cr_stripped += cr as u64;
-                    let frame =
-                        NdjsonFrame { range: start..start + len, offset, line, cr_stripped: cr };
+                    let frame = NdjsonFrame {
+                        range: start..start + len,
+                        offset,
+                        line,
+                        cr_stripped: cr,
+                    };
                     return Decoded::frame(consumed, frame);
                 }
                 None => {
                     self.examined += (window - from) as u64;
-                    if window < rest.len() || rest.len() >= self.max_frame_len.saturating_add(2)
-                    {
+                    if window < rest.len() || rest.len() >= self.max_frame_len.saturating_add(2) {
                         // No LF within max + 2 bytes: too large whatever comes next. Report
                         // now, drop what was searched, discard the rest of the line.
                         self.oversize += 1;
@@ -276,10 +279,18 @@ impl NdjsonFramer {
         if rest == 0 {
             return d;
         }
-        let e = FrameError::new(FrameErrorKind::UnterminatedLine, self.offset, self.line, rest);
+        let e = FrameError::new(
+            FrameErrorKind::UnterminatedLine,
+            self.offset,
+            self.line,
+            rest,
+        );
         self.offset += rest as u64;
         self.scanned = 0;
-        Decoded { consumed: buf.len(), status: Status::Complete(Err(e)) }
+        Decoded {
+            consumed: buf.len(),
+            status: Status::Complete(Err(e)),
+        }
     }
 
     /// Resets to the start of a new stream (counters included), keeping the limit.
@@ -298,14 +309,18 @@ impl NdjsonFramer {
 mod tests {
     use super::*;
 
-    fn run(framer: &mut NdjsonFramer, input: &[u8]) -> Vec<Result<(Vec<u8>, u64, u64), FrameError>> {
+    type Item = Result<(Vec<u8>, u64, u64), FrameError>;
+
+    fn run(framer: &mut NdjsonFramer, input: &[u8]) -> Vec<Item> {
         let mut out = Vec::new();
         let mut buf = input.to_vec();
         loop {
             let d = framer.finish(&buf);
             match &d.status {
                 Status::Partial => break,
-                Status::Complete(Ok(f)) => out.push(Ok((buf[f.range()].to_vec(), f.offset(), f.line()))),
+                Status::Complete(Ok(f)) => {
+                    out.push(Ok((buf[f.range()].to_vec(), f.offset(), f.line())))
+                }
                 Status::Complete(Err(e)) => out.push(Err(*e)),
             }
             buf.drain(..d.consumed);
@@ -319,7 +334,10 @@ mod tests {
         let out = run(&mut f, b"a\r\n\n\r\nbb\nc");
         assert_eq!(out[0], Ok((b"a".to_vec(), 0, 1)));
         assert_eq!(out[1], Ok((b"bb".to_vec(), 6, 4)));
-        assert_eq!(out[2], Err(FrameError::new(FrameErrorKind::UnterminatedLine, 9, 5, 1)));
+        assert_eq!(
+            out[2],
+            Err(FrameError::new(FrameErrorKind::UnterminatedLine, 9, 5, 1))
+        );
         assert_eq!(out.len(), 3);
         assert_eq!(f.blank_lines(), 2);
         assert_eq!(f.cr_stripped_lines(), 1);

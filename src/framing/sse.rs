@@ -425,7 +425,9 @@ impl SseFramer {
                     }
                 }
             }
-            let window_end = buf.len().min(self.pos.saturating_add(self.max_line_len).saturating_add(1));
+            let window_end = buf
+                .len()
+                .min(self.pos.saturating_add(self.max_line_len).saturating_add(1));
             let from = self.scanned.max(self.pos).min(window_end);
             let t = match memchr::memchr2(b'\r', b'\n', &buf[from..window_end]) {
                 Some(i) => {
@@ -489,7 +491,13 @@ impl SseFramer {
     }
 
     /// Interprets one non-blank line `buf[start..end]`.
-    fn field_line(&mut self, buf: &[u8], start: usize, end: usize, line_no: u64) -> Option<FrameError> {
+    fn field_line(
+        &mut self,
+        buf: &[u8],
+        start: usize,
+        end: usize,
+        line_no: u64,
+    ) -> Option<FrameError> {
         let line = &buf[start..end];
         if line[0] == b':' {
             self.examined += 1;
@@ -499,7 +507,11 @@ impl SseFramer {
         let (name, value_start) = match memchr::memchr(b':', line) {
             Some(c) => {
                 self.examined += (c + 1) as u64;
-                let v = if line.get(c + 1) == Some(&b' ') { c + 2 } else { c + 1 };
+                let v = if line.get(c + 1) == Some(&b' ') {
+                    c + 2
+                } else {
+                    c + 1
+                };
                 (&line[..c], start + v)
             }
             None => {
@@ -570,7 +582,10 @@ impl SseFramer {
                 let v = &buf[value];
                 if !v.is_empty() && v.iter().all(u8::is_ascii_digit) {
                     // Out-of-range values are ignored like any other invalid value.
-                    self.retry = std::str::from_utf8(v).ok().and_then(|s| s.parse().ok()).or(self.retry);
+                    self.retry = std::str::from_utf8(v)
+                        .ok()
+                        .and_then(|s| s.parse().ok())
+                        .or(self.retry);
                 }
             }
             _ => {}
@@ -665,10 +680,16 @@ mod tests {
         let out = split_all(&mut f, s);
         assert_eq!(out.len(), 3, "{out:?}");
         let e0 = out[0].as_ref().unwrap();
-        assert_eq!((e0.id.as_deref(), e0.retry, e0.has_data, &e0.data[..]), (Some(&b"1"[..]), Some(500), true, &b""[..]));
+        assert_eq!(
+            (e0.id.as_deref(), e0.retry, e0.has_data, &e0.data[..]),
+            (Some(&b"1"[..]), Some(500), true, &b""[..])
+        );
         assert_eq!((e0.offset, e0.line), (3, 1));
         let e1 = out[1].as_ref().unwrap();
-        assert_eq!((e1.event.as_deref(), &e1.data[..]), (Some(&b"message"[..]), &b"{}"[..]));
+        assert_eq!(
+            (e1.event.as_deref(), &e1.data[..]),
+            (Some(&b"message"[..]), &b"{}"[..])
+        );
         assert_eq!(e1.line, 6);
         let e2 = out[2].as_ref().unwrap();
         assert_eq!(&e2.data[..], b"a\nb");

@@ -21,7 +21,9 @@ pub fn shared_dir() -> Option<PathBuf> {
 
 /// Capture files under `captures/*/` whose name ends with `suffix`, sorted.
 pub fn capture_files(suffix: &str) -> Vec<PathBuf> {
-    let Some(shared) = shared_dir() else { return Vec::new() };
+    let Some(shared) = shared_dir() else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for dir in std::fs::read_dir(shared.join("captures")).unwrap() {
         let dir = dir.unwrap().path();
@@ -139,7 +141,11 @@ pub type SseItem = Result<RefEvent, (FrameErrorKind, u64, u64)>;
 /// `UnterminatedEvent`.
 pub fn reference_sse(input: &[u8]) -> Vec<SseItem> {
     let mut out = Vec::new();
-    let mut off = if input.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let mut off = if input.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     let mut line_no = 1u64;
     let mut cur: Option<RefEvent> = None;
     let mut data_parts: Vec<Vec<u8>> = Vec::new();
@@ -156,7 +162,11 @@ pub fn reference_sse(input: &[u8]) -> Vec<SseItem> {
             if let Some(ev) = cur.take() {
                 out.push(Err((FrameErrorKind::UnterminatedEvent, ev.offset, ev.line)));
             } else if line[0] != b':' {
-                out.push(Err((FrameErrorKind::UnterminatedEvent, off as u64, line_no)));
+                out.push(Err((
+                    FrameErrorKind::UnterminatedEvent,
+                    off as u64,
+                    line_no,
+                )));
             }
             break;
         };
