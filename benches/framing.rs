@@ -11,7 +11,7 @@ use std::hint::black_box;
 
 use bytes::BytesMut;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use mcpwire::codec::{NdjsonRawCodec, SseCodec};
+use mcpwire::codec::{NdjsonCodec, NdjsonRawCodec, SseCodec};
 use mcpwire::framing::ndjson::NdjsonFramer;
 use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, Status};
 use tokio_util::codec::{AnyDelimiterCodec, Decoder, LinesCodec};
@@ -207,6 +207,17 @@ fn bench(c: &mut Criterion) {
                 let mut k = 0usize;
                 framer_in_place(black_box(input), |f| {
                     black_box(f);
+                    k += 1
+                });
+                assert_eq!(k, n);
+            })
+        });
+        // Framing plus envelope parse, to show framing's share of the work.
+        g.bench_function(id("mcpwire_ndjson_codec_with_parse"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                run(&mut NdjsonCodec::new(), black_box(input), |f| {
+                    assert!(f.envelope().is_ok());
                     k += 1
                 });
                 assert_eq!(k, n);
