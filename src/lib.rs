@@ -30,3 +30,8 @@ pub mod oracle;
 
 pub use envelope::{Envelope, Id, JsonStr, Limits, OwnedEnvelope, Parser, Shape, Span, parse};
 pub use error::{Error, ErrorKind};
+
+/// The README's examples, compiled and run by `cargo test` as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
