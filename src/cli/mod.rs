@@ -235,7 +235,6 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
                     }
                 }
             }
-            drop(frame);
             if let Some(pb) = &pb {
                 let now = frames.bytes_read;
                 if now - reported >= 1 << 20 {

@@ -191,7 +191,6 @@ pub fn run(files: &[String], transport: Transport, max_frame: usize, format: For
             };
             let env = if frame.issue.is_some() { None } else { parser.parse(frame.bytes).ok() };
             st.add(env.as_ref(), frame.input_len);
-            drop(frame);
             if let Some(pb) = &pb {
                 pb.inc(frames.bytes_read - reported);
                 reported = frames.bytes_read;
