@@ -28,8 +28,12 @@ pub mod codec;
 #[cfg(feature = "oracle")]
 pub mod oracle;
 
-pub use envelope::{Envelope, Id, JsonStr, Limits, OwnedEnvelope, Parser, Shape, Span, parse};
+pub use envelope::{
+    Envelope, Id, JsonStr, Limits, Member, Members, OwnedEnvelope, Parser, Shape, Span, Spans,
+    members, parse,
+};
 pub use error::{Error, ErrorKind};
+pub use scan::Backend;
 
 /// The README's examples, compiled and run by `cargo test` as doc tests.
 #[cfg(doctest)]
