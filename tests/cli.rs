@@ -17,7 +17,9 @@ const DUPLICATE: &[u8] =
 const NOT_JSON: &[u8] = b"{\"jsonrpc\":\"2.0\",}\n";
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpora")
+        .join(rel)
 }
 
 fn mcpwire() -> Command {
@@ -40,14 +42,25 @@ fn jsonl(stdout: &[u8]) -> (Vec<Value>, Value) {
         .map(|l| serde_json::from_str(l).expect("each line is JSON"))
         .collect();
     let summary = recs.pop().expect("a summary line");
-    assert!(summary.get("summary").is_some(), "last line is the summary: {summary}");
+    assert!(
+        summary.get("summary").is_some(),
+        "last line is the summary: {summary}"
+    );
     (recs, summary["summary"].clone())
 }
 
 #[test]
 fn help_and_version_exit_0() {
-    mcpwire().arg("--help").assert().success().stdout(predicate::str::contains("check"));
-    mcpwire().args(["check", "--help"]).assert().success().stdout(predicate::str::contains("--transport"));
+    mcpwire()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("check"));
+    mcpwire()
+        .args(["check", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--transport"));
     mcpwire().args(["stats", "--help"]).assert().success();
     mcpwire().arg("--version").assert().success();
 }
@@ -55,7 +68,11 @@ fn help_and_version_exit_0() {
 #[test]
 fn usage_errors_exit_2() {
     mcpwire().assert().code(2);
-    mcpwire().arg("check").assert().code(2).stderr(predicate::str::contains("FILE"));
+    mcpwire()
+        .arg("check")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("FILE"));
     mcpwire().args(["frobnicate", "x"]).assert().code(2);
     let f = corpus("spec/tools.jsonl");
     for bad in [
@@ -74,15 +91,37 @@ fn usage_errors_exit_2() {
 fn valid_input_exits_0_with_jsonl_records() {
     let dir = tempfile::tempdir().unwrap();
     let f = temp_file(&dir, "ok.jsonl", &[VALID, VALID].concat());
-    let out = mcpwire().args(["check", "--format", "jsonl"]).arg(&f).assert().code(0).get_output().stdout.clone();
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl"])
+        .arg(&f)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
     let (recs, summary) = jsonl(&out);
     assert_eq!(recs.len(), 2);
     let r = &recs[0];
-    let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(
-        keys,
-        ["frame", "offset", "len", "shape", "id", "method", "result_type", "error_code", "valid", "violations"]
-    );
+    // Members in the contract's order (checked on the raw text; Value sorts keys).
+    let raw = std::str::from_utf8(&out).unwrap().lines().next().unwrap();
+    let keys = [
+        "frame",
+        "offset",
+        "len",
+        "shape",
+        "id",
+        "method",
+        "result_type",
+        "error_code",
+        "valid",
+        "violations",
+    ];
+    let pos: Vec<usize> = keys
+        .iter()
+        .map(|k| raw.find(&format!("\"{k}\":")).unwrap())
+        .collect();
+    assert!(pos.windows(2).all(|w| w[0] < w[1]), "{raw}");
+    assert_eq!(r.as_object().unwrap().len(), keys.len());
     assert_eq!(r["frame"], 1);
     assert_eq!(r["offset"], 0);
     assert_eq!(r["len"], VALID.len() - 1);
@@ -104,7 +143,14 @@ fn valid_input_exits_0_with_jsonl_records() {
 fn invalid_frame_exits_1_with_violation() {
     let dir = tempfile::tempdir().unwrap();
     let f = temp_file(&dir, "bad.jsonl", &[VALID, DUPLICATE, NOT_JSON].concat());
-    let out = mcpwire().args(["check", "--format", "jsonl"]).arg(&f).assert().code(1).get_output().stdout.clone();
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
     let (recs, summary) = jsonl(&out);
     assert_eq!(recs.len(), 3);
     assert_eq!(recs[1]["valid"], false);
@@ -123,7 +169,14 @@ fn invalid_frame_exits_1_with_violation() {
 fn human_output_has_file_line_col_and_caret() {
     let dir = tempfile::tempdir().unwrap();
     let f = temp_file(&dir, "bad.jsonl", &[VALID, NOT_JSON].concat());
-    let out = mcpwire().args(["check"]).arg(&f).assert().code(1).get_output().stdout.clone();
+    let out = mcpwire()
+        .args(["check"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
     let text = String::from_utf8(out).unwrap();
     let loc = format!("{}:2:18:", f.display());
     assert!(text.contains(&loc), "no {loc} in:\n{text}");
@@ -252,7 +305,15 @@ fn stdin_is_streamed_not_slurped() {
 fn transports_sse_and_http_body() {
     let sse = corpus("real/sse/http_py-client_pyserver_2026-07-28/server-to-client.019-post.sse");
     let out = mcpwire()
-        .args(["check", "--format", "jsonl", "--transport", "sse", "--profile", "2026-07-28"])
+        .args([
+            "check",
+            "--format",
+            "jsonl",
+            "--transport",
+            "sse",
+            "--profile",
+            "2026-07-28",
+        ])
         .arg(&sse)
         .assert()
         .code(0)
@@ -265,7 +326,9 @@ fn transports_sse_and_http_body() {
     // The first event's data starts after "event: message\r\ndata: ".
     assert_eq!(recs[0]["offset"], "event: message\r\ndata: ".len());
 
-    let body = corpus("real/http-body/http_py-client_pyserver_2026-07-28/client-to-server.tools-call.request.json");
+    let body = corpus(
+        "real/http-body/http_py-client_pyserver_2026-07-28/client-to-server.tools-call.request.json",
+    );
     let out = mcpwire()
         .args(["check", "--format", "jsonl", "--transport", "http-body"])
         .arg(&body)
@@ -284,12 +347,20 @@ fn every_profile_and_direction_value_is_accepted() {
     let f = corpus("real/stdio/stdio_py-client_pyserver_2026-07-28/client-to-server.jsonl");
     for p in ["2026-07-28", "auto"] {
         for d in ["client-to-server", "auto"] {
-            mcpwire().args(["check", "--profile", p, "--direction", d]).arg(&f).assert().code(0);
+            mcpwire()
+                .args(["check", "--profile", p, "--direction", d])
+                .arg(&f)
+                .assert()
+                .code(0);
         }
     }
     let legacy = corpus("real/stdio/stdio_py-client_pyserver_2025-03-26/server-to-client.jsonl");
     for d in ["server-to-client", "auto"] {
-        mcpwire().args(["check", "--profile", "legacy", "--direction", d]).arg(&legacy).assert().code(0);
+        mcpwire()
+            .args(["check", "--profile", "legacy", "--direction", d])
+            .arg(&legacy)
+            .assert()
+            .code(0);
     }
 }
 
@@ -328,9 +399,23 @@ fn max_frame_bytes_discards_an_oversize_line_and_goes_on() {
 #[test]
 fn stats_table_and_jsonl() {
     let f = corpus("real/stdio/stdio_py-client_pyserver_2026-07-28/client-to-server.jsonl");
-    let out = mcpwire().args(["stats"]).arg(&f).assert().code(0).get_output().stdout.clone();
+    let out = mcpwire()
+        .args(["stats"])
+        .arg(&f)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
     let text = String::from_utf8(out).unwrap();
-    for want in ["message sizes", "by shape", "by method", "ids by type", "revisions seen", "2026-07-28"] {
+    for want in [
+        "message sizes",
+        "by shape",
+        "by method",
+        "ids by type",
+        "revisions seen",
+        "2026-07-28",
+    ] {
         assert!(text.contains(want), "no {want} in:\n{text}");
     }
     let legacy = corpus("real/stdio/stdio_py-client_everything_2024-11-05/server-to-client.jsonl");
@@ -343,8 +428,11 @@ fn stats_table_and_jsonl() {
         .get_output()
         .stdout
         .clone();
-    let lines: Vec<Value> =
-        String::from_utf8(out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 3, "one per file and a total");
     let s = &lines[0];
     assert_eq!(s["frames"], 45);
@@ -352,7 +440,10 @@ fn stats_table_and_jsonl() {
     assert_eq!(s["sizes"]["max"], 1145);
     assert_eq!(s["ids"]["string"], 1);
     assert!(s["revisions"]["2026-07-28"].as_u64().unwrap() > 0);
-    assert_eq!(s["shapes"]["request"].as_u64().unwrap() + s["shapes"]["notification"].as_u64().unwrap(), 45);
+    assert_eq!(
+        s["shapes"]["request"].as_u64().unwrap() + s["shapes"]["notification"].as_u64().unwrap(),
+        45
+    );
     assert!(lines[1]["revisions"]["2024-11-05"].as_u64().unwrap() >= 1);
     assert!(lines[2].get("file").is_none());
     assert_eq!(lines[2]["frames"], 45 + 92);
@@ -372,7 +463,17 @@ fn fifty_megabyte_input() {
         }
     }
     assert!(std::fs::metadata(&p).unwrap().len() > 50_000_000);
-    let out = mcpwire().args(["check"]).arg(&p).assert().code(0).get_output().stdout.clone();
+    let out = mcpwire()
+        .args(["check"])
+        .arg(&p)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
     let text = String::from_utf8(out).unwrap();
-    assert!(text.starts_with(&format!("{n} frames: {n} valid, 0 invalid")), "{text}");
+    assert!(
+        text.starts_with(&format!("{n} frames: {n} valid, 0 invalid")),
+        "{text}"
+    );
 }

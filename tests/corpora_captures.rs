@@ -8,6 +8,22 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
+/// Real messages DESIGN.md's strictness policy rejects on purpose: the TS SDK's echo of an
+/// escaped lone surrogate (`\ud83d`), which serde_json rejects as well. (path suffix, frame,
+/// kind); any other invalid real message is a false positive.
+const KNOWN_POLICY_REJECTIONS: &[(&str, u64, &str)] = &[
+    (
+        "stdio_ts-client_everything_2025-11-25/client-to-server.jsonl",
+        11,
+        "lone-surrogate",
+    ),
+    (
+        "stdio_ts-client_everything_2025-11-25/server-to-client.jsonl",
+        18,
+        "lone-surrogate",
+    ),
+];
+
 fn shared() -> Option<PathBuf> {
     let p = std::env::var_os("MCPWIRE_SHARED")
         .map(PathBuf::from)
@@ -17,13 +33,28 @@ fn shared() -> Option<PathBuf> {
 
 /// Runs `check` and returns the invalid records (empty when all valid) and the frame count.
 fn check(args: &[&str], input: &Path) -> (Vec<Value>, u64) {
-    let out = Command::cargo_bin("mcpwire").unwrap().arg("check").args(["--format", "jsonl"]).args(args).arg(input).output().unwrap();
+    let out = Command::cargo_bin("mcpwire")
+        .unwrap()
+        .arg("check")
+        .args(["--format", "jsonl"])
+        .args(args)
+        .arg(input)
+        .output()
+        .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let mut recs: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut recs: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let summary = recs.pop().expect("summary");
     let frames = summary["summary"]["frames"].as_u64().unwrap();
     let bad: Vec<Value> = recs.into_iter().filter(|r| r["valid"] != true).collect();
-    assert!(out.status.code() == Some(0) || !bad.is_empty(), "{}: exit {:?}", input.display(), out.status);
+    assert!(
+        out.status.code() == Some(0) || !bad.is_empty(),
+        "{}: exit {:?}",
+        input.display(),
+        out.status
+    );
     (bad, frames)
 }
 
@@ -45,25 +76,48 @@ fn every_captured_message_is_valid_under_its_profile() {
     let mut total = 0;
     for s in &sessions {
         let name = s.file_name().unwrap().to_str().unwrap();
-        let profile = if name.ends_with("2026-07-28") { "2026-07-28" } else { "legacy" };
+        let profile = if name.ends_with("2026-07-28") {
+            "2026-07-28"
+        } else {
+            "legacy"
+        };
         let mut run = |args: &[&str], input: &Path| {
             let (bad, n) = check(&[&["--profile", profile][..], args].concat(), input);
             total += n;
             for b in bad {
-                failures.push(format!("{}: {b}", input.display()));
+                let path = input.display().to_string();
+                let kind = b["violations"][0]["kind"].as_str().unwrap_or("");
+                let known = KNOWN_POLICY_REJECTIONS
+                    .iter()
+                    .any(|(f, n, k)| path.ends_with(f) && b["frame"] == *n && kind == *k);
+                if !known {
+                    failures.push(format!("{path}: {b}"));
+                }
             }
         };
         if name.starts_with("stdio_") {
-            for (file, dir) in [("client-to-server.jsonl", "client-to-server"), ("server-to-client.jsonl", "server-to-client")] {
+            for (file, dir) in [
+                ("client-to-server.jsonl", "client-to-server"),
+                ("server-to-client.jsonl", "server-to-client"),
+            ] {
                 run(&["--transport", "stdio", "--direction", dir], &s.join(file));
             }
             continue;
         }
         // Streamable HTTP: every SSE stream, and every JSON request / response body.
-        let mut files: Vec<PathBuf> = std::fs::read_dir(s).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(s)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         files.sort();
-        for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "sse")) {
-            run(&["--transport", "sse", "--direction", "server-to-client"], f);
+        for f in files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "sse"))
+        {
+            run(
+                &["--transport", "sse", "--direction", "server-to-client"],
+                f,
+            );
         }
         let requests = std::fs::read_to_string(s.join("requests.jsonl")).unwrap();
         for (i, line) in requests.lines().enumerate() {
@@ -73,16 +127,26 @@ fn every_captured_message_is_valid_under_its_profile() {
                 ("server-to-client", ex["response"]["body"].as_str()),
             ];
             for (dir, body) in bodies {
-                let Some(body) = body.filter(|b| !b.trim().is_empty()) else { continue };
+                let Some(body) = body.filter(|b| !b.trim().is_empty()) else {
+                    continue;
+                };
                 if !body.trim_start().starts_with(['{', '[']) {
                     continue; // not JSON-RPC (e.g. a plain-text 404 page)
                 }
                 let p = tmp.path().join(format!("{name}-{i}-{dir}.json"));
-                std::fs::File::create(&p).unwrap().write_all(body.as_bytes()).unwrap();
+                std::fs::File::create(&p)
+                    .unwrap()
+                    .write_all(body.as_bytes())
+                    .unwrap();
                 run(&["--transport", "http-body", "--direction", dir], &p);
             }
         }
     }
     assert!(total > 1500, "only {total} frames checked");
-    assert!(failures.is_empty(), "{} false positives on real SDK traffic:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} false positives on real SDK traffic:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -68,13 +68,24 @@ pub fn write_violations(
         let ls = memchr::memrchr(b'\n', &bytes[..rel]).map_or(0, |p| p + 1);
         let le = memchr::memchr(b'\n', &bytes[rel..]).map_or(bytes.len(), |p| rel + p);
         let (text, pos, _, _) = excerpt(&bytes[ls..le], rel - ls);
-        writeln!(out, "{file}:{line}:{col}: {} [{}] (code {})", v.message, v.kind, v.code)?;
-        let end = text[pos..].chars().next().map_or(pos, |c| pos + c.len_utf8());
+        writeln!(
+            out,
+            "{file}:{line}:{col}: {} [{}] (code {})",
+            v.message, v.kind, v.code
+        )?;
+        let end = text[pos..]
+            .chars()
+            .next()
+            .map_or(pos, |c| pos + c.len_utf8());
         let title = format!("{} (frame {}, byte {})", v.kind, rec.frame, v.offset);
         let report = &[Level::ERROR.primary_title(title.as_str()).element(
             Snippet::source(text.as_str())
                 .line_start(line as usize)
-                .annotation(AnnotationKind::Primary.span(pos..end).label(v.message.as_str())),
+                .annotation(
+                    AnnotationKind::Primary
+                        .span(pos..end)
+                        .label(v.message.as_str()),
+                ),
         )];
         writeln!(out, "{}", renderer.render(report))?;
     }
@@ -90,11 +101,19 @@ pub fn bytes(n: u64) -> String {
         v /= 1024.0;
         u += 1;
     }
-    if u == 0 { format!("{n} B") } else { format!("{v:.1} {}", U[u]) }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", U[u])
+    }
 }
 
 /// Writes `title` and a two-column table of counts, largest first.
-pub fn write_counts(out: &mut dyn Write, title: &str, counts: &BTreeMap<String, u64>) -> io::Result<()> {
+pub fn write_counts(
+    out: &mut dyn Write,
+    title: &str,
+    counts: &BTreeMap<String, u64>,
+) -> io::Result<()> {
     if counts.is_empty() {
         return Ok(());
     }

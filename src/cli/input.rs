@@ -34,7 +34,11 @@ pub enum Source {
 impl Source {
     /// Parses a command-line argument (`-` is stdin).
     pub fn from_arg(arg: &str) -> Self {
-        if arg == "-" { Source::Stdin } else { Source::Path(PathBuf::from(arg)) }
+        if arg == "-" {
+            Source::Stdin
+        } else {
+            Source::Path(PathBuf::from(arg))
+        }
     }
     /// The name shown in diagnostics (`<stdin>` for `-`).
     pub fn display_name(&self) -> String {
@@ -60,7 +64,10 @@ impl Source {
             Source::Path(p) => {
                 let meta = std::fs::metadata(p)?;
                 if meta.is_dir() {
-                    return Err(io::Error::new(io::ErrorKind::InvalidInput, "is a directory"));
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        "is a directory",
+                    ));
                 }
                 let f = File::open(p)?;
                 Ok((Box::new(f), Some(meta.len())))
@@ -224,7 +231,9 @@ impl FrameReader {
 
     fn next_ndjson(&mut self) -> io::Result<Option<Frame<'_>>> {
         loop {
-            let Cutter::Ndjson { discarding } = &mut self.cutter else { unreachable!() };
+            let Cutter::Ndjson { discarding } = &mut self.cutter else {
+                unreachable!()
+            };
             if let Some(i) = memchr::memchr(b'\n', &self.buf[self.scan..]) {
                 let nl = self.scan + i;
                 let line = self.line;
@@ -271,7 +280,9 @@ impl FrameReader {
                 self.scan = self.start;
             }
             if !self.fill()? {
-                let Cutter::Ndjson { discarding } = &mut self.cutter else { unreachable!() };
+                let Cutter::Ndjson { discarding } = &mut self.cutter else {
+                    unreachable!()
+                };
                 if let Some((off, line, len)) = discarding.take() {
                     return Ok(Some(self.too_large(off, line, len)));
                 }
@@ -305,12 +316,24 @@ impl FrameReader {
 
     fn too_large(&mut self, offset: u64, line: u64, len: u64) -> Frame<'_> {
         self.segments.clear();
-        self.segments.push(Segment { frame_start: 0, input_offset: offset, line, col: 1 });
-        Frame { bytes: &[], input_len: len, segments: &self.segments, issue: Some(FrameIssue::TooLarge) }
+        self.segments.push(Segment {
+            frame_start: 0,
+            input_offset: offset,
+            line,
+            col: 1,
+        });
+        Frame {
+            bytes: &[],
+            input_len: len,
+            segments: &self.segments,
+            issue: Some(FrameIssue::TooLarge),
+        }
     }
 
     fn next_body(&mut self) -> io::Result<Option<Frame<'_>>> {
-        let Cutter::Body { done } = &mut self.cutter else { unreachable!() };
+        let Cutter::Body { done } = &mut self.cutter else {
+            unreachable!()
+        };
         if *done {
             return Ok(None);
         }
@@ -333,7 +356,12 @@ impl FrameReader {
             return Ok(None);
         }
         self.segments.clear();
-        self.segments.push(Segment { frame_start: 0, input_offset: 0, line: 1, col: 1 });
+        self.segments.push(Segment {
+            frame_start: 0,
+            input_offset: 0,
+            line: 1,
+            col: 1,
+        });
         Ok(Some(Frame {
             bytes: &self.buf,
             input_len: total,
@@ -370,7 +398,10 @@ impl FrameReader {
             self.scan = self.buf.len();
             if self.buf.len() - self.start > self.max_frame + 64 {
                 // Overlong line: drop it (reported as a too-large frame by the caller).
-                return Err(io::Error::new(io::ErrorKind::InvalidData, "SSE line over the limit"));
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "SSE line over the limit",
+                ));
             }
             if !self.fill()? {
                 return Ok(None);
@@ -388,7 +419,9 @@ impl FrameReader {
                 return Ok(None); // an incomplete last event is discarded (WHATWG)
             };
             self.line += 1;
-            let Cutter::Sse { bom_checked } = &mut self.cutter else { unreachable!() };
+            let Cutter::Sse { bom_checked } = &mut self.cutter else {
+                unreachable!()
+            };
             let line_start = s;
             let mut s = s;
             if !*bom_checked {

@@ -151,7 +151,12 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
         Command::Check(a) => run_check(&a),
-        Command::Stats(a) => stats::run(&a.common.files, a.common.transport, a.common.max_frame_bytes, a.common.format),
+        Command::Stats(a) => stats::run(
+            &a.common.files,
+            a.common.transport,
+            a.common.max_frame_bytes,
+            a.common.format,
+        ),
     };
     match r {
         Ok(code) => ExitCode::from(code),
@@ -170,13 +175,19 @@ pub fn progress(sources: &[Source]) -> Option<ProgressBar> {
     }
     let total: u64 = sources
         .iter()
-        .filter_map(|s| s.path().and_then(|p| std::fs::metadata(p).ok()).map(|m| m.len()))
+        .filter_map(|s| {
+            s.path()
+                .and_then(|p| std::fs::metadata(p).ok())
+                .map(|m| m.len())
+        })
         .sum();
     if total < PROGRESS_MIN_BYTES {
         return None;
     }
     let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {binary_bytes_per_sec} {eta}") {
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {binary_bytes_per_sec} {eta}")
+    {
         pb.set_style(style);
     }
     Some(pb)
@@ -186,7 +197,10 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
     let c = &args.common;
     let sources: Vec<Source> = c.files.iter().map(|f| Source::from_arg(f)).collect();
     let multi = sources.len() > 1;
-    let limits = Limits { max_frame_len: c.max_frame_bytes, ..Limits::DEFAULT };
+    let limits = Limits {
+        max_frame_len: c.max_frame_bytes,
+        ..Limits::DEFAULT
+    };
     let parser = Parser::with_limits(limits);
     let renderer = Renderer::styled();
     let mut out = anstream::stdout().lock();
@@ -252,7 +266,11 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
         pb.finish_and_clear();
     }
     sum.seconds = started.elapsed().as_secs_f64();
-    sum.bytes_per_second = if sum.seconds > 0.0 { sum.bytes as f64 / sum.seconds } else { 0.0 };
+    sum.bytes_per_second = if sum.seconds > 0.0 {
+        sum.bytes as f64 / sum.seconds
+    } else {
+        0.0
+    };
     match c.format {
         Format::Jsonl => {
             serde_json::to_writer(&mut out, &SummaryLine { summary: &sum })?;
@@ -296,7 +314,11 @@ fn write_summary(out: &mut dyn Write, sum: &Summary) -> io::Result<()> {
         human::bytes(sum.bytes),
         sum.seconds,
         human::bytes(sum.bytes_per_second as u64),
-        if sum.io_errors > 0 { format!("; {} input(s) unreadable", sum.io_errors) } else { String::new() },
+        if sum.io_errors > 0 {
+            format!("; {} input(s) unreadable", sum.io_errors)
+        } else {
+            String::new()
+        },
     )?;
     human::write_counts(out, "by shape", &sum.shapes)?;
     human::write_counts(out, "by method", &sum.methods)?;

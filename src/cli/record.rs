@@ -52,7 +52,13 @@ pub struct Record {
 
 fn violation(frame: &Frame<'_>, kind: &str, code: i64, rel: usize, message: &str) -> ViolationOut {
     let (offset, _, _) = frame.locate(rel);
-    ViolationOut { kind: kind.to_owned(), code, offset, message: message.to_owned(), rel }
+    ViolationOut {
+        kind: kind.to_owned(),
+        code,
+        offset,
+        message: message.to_owned(),
+        rel,
+    }
 }
 
 /// Parses one frame with the envelope layer and builds its record (profile rules are applied
@@ -73,13 +79,20 @@ pub fn judge(parser: &Parser, frame: &Frame<'_>, number: u64) -> Record {
     };
     if let Some(FrameIssue::TooLarge) = frame.issue {
         let k = ErrorKind::FrameTooLarge;
-        rec.violations.push(violation(frame, k.name(), k.code().into(), 0, k.message()));
+        rec.violations
+            .push(violation(frame, k.name(), k.code().into(), 0, k.message()));
         return rec;
     }
     match parser.parse(frame.bytes) {
         Err(e) => {
             let k = e.kind();
-            rec.violations.push(violation(frame, k.name(), e.code().into(), e.offset(), k.message()));
+            rec.violations.push(violation(
+                frame,
+                k.name(),
+                e.code().into(),
+                e.offset(),
+                k.message(),
+            ));
         }
         Ok(env) => {
             rec.shape = env.shape().name();
@@ -89,7 +102,13 @@ pub fn judge(parser: &Parser, frame: &Frame<'_>, number: u64) -> Record {
             rec.error_code = env.error_code();
             if let Some(e) = env.invalid_reason() {
                 let k = e.kind();
-                rec.violations.push(violation(frame, k.name(), e.code().into(), e.offset(), k.message()));
+                rec.violations.push(violation(
+                    frame,
+                    k.name(),
+                    e.code().into(),
+                    e.offset(),
+                    k.message(),
+                ));
             }
         }
     }

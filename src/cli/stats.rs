@@ -37,7 +37,12 @@ impl Sizes {
             let r = (p * v.len() as f64).ceil() as usize;
             v[r.clamp(1, v.len()) - 1]
         };
-        Sizes { min: v[0], median: v[(v.len() - 1) / 2], p99: rank(0.99), max: v[v.len() - 1] }
+        Sizes {
+            min: v[0],
+            median: v[(v.len() - 1) / 2],
+            p99: rank(0.99),
+            max: v[v.len() - 1],
+        }
     }
 }
 
@@ -100,7 +105,12 @@ impl Stats {
     fn merge(&mut self, o: &Stats) {
         self.frames += o.frames;
         self.bytes += o.bytes;
-        for (a, b) in [(&mut self.shapes, &o.shapes), (&mut self.methods, &o.methods), (&mut self.ids, &o.ids), (&mut self.revisions, &o.revisions)] {
+        for (a, b) in [
+            (&mut self.shapes, &o.shapes),
+            (&mut self.methods, &o.methods),
+            (&mut self.ids, &o.ids),
+            (&mut self.revisions, &o.revisions),
+        ] {
             for (k, n) in b {
                 *a.entry(k.clone()).or_default() += n;
             }
@@ -158,8 +168,16 @@ fn revisions(env: &Envelope<'_>) -> Vec<String> {
 }
 
 /// Runs `mcpwire stats`.
-pub fn run(files: &[String], transport: Transport, max_frame: usize, format: Format) -> io::Result<u8> {
-    let parser = Parser::with_limits(Limits { max_frame_len: max_frame, ..Limits::DEFAULT });
+pub fn run(
+    files: &[String],
+    transport: Transport,
+    max_frame: usize,
+    format: Format,
+) -> io::Result<u8> {
+    let parser = Parser::with_limits(Limits {
+        max_frame_len: max_frame,
+        ..Limits::DEFAULT
+    });
     let mut out = anstream::stdout().lock();
     let mut err = anstream::stderr().lock();
     let sources: Vec<Source> = files.iter().map(|f| Source::from_arg(f)).collect();
@@ -176,7 +194,10 @@ pub fn run(files: &[String], transport: Transport, max_frame: usize, format: For
                 continue;
             }
         };
-        let mut st = Stats { file: Some(name.clone()), ..Stats::default() };
+        let mut st = Stats {
+            file: Some(name.clone()),
+            ..Stats::default()
+        };
         let mut frames = FrameReader::new(reader, transport, max_frame);
         let mut reported = 0;
         loop {
@@ -189,7 +210,11 @@ pub fn run(files: &[String], transport: Transport, max_frame: usize, format: For
                     break;
                 }
             };
-            let env = if frame.issue.is_some() { None } else { parser.parse(frame.bytes).ok() };
+            let env = if frame.issue.is_some() {
+                None
+            } else {
+                parser.parse(frame.bytes).ok()
+            };
             st.add(env.as_ref(), frame.input_len);
             if let Some(pb) = &pb {
                 pb.inc(frames.bytes_read - reported);
@@ -220,9 +245,18 @@ fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()
         }
         Format::Human => {
             let name = st.file.as_deref().unwrap_or("total");
-            writeln!(out, "{name}: {} frames, {}", st.frames, human::bytes(st.bytes))?;
+            writeln!(
+                out,
+                "{name}: {} frames, {}",
+                st.frames,
+                human::bytes(st.bytes)
+            )?;
             let s = &st.sizes;
-            writeln!(out, "message sizes (bytes): min {}  median {}  p99 {}  max {}", s.min, s.median, s.p99, s.max)?;
+            writeln!(
+                out,
+                "message sizes (bytes): min {}  median {}  p99 {}  max {}",
+                s.min, s.median, s.p99, s.max
+            )?;
             human::write_counts(out, "by shape", &st.shapes)?;
             human::write_counts(out, "by method", &st.methods)?;
             human::write_counts(out, "ids by type", &st.ids)?;
@@ -239,8 +273,24 @@ mod tests {
     #[test]
     fn percentiles() {
         assert_eq!(Sizes::of(&mut []), Sizes::default());
-        assert_eq!(Sizes::of(&mut [5]), Sizes { min: 5, median: 5, p99: 5, max: 5 });
+        assert_eq!(
+            Sizes::of(&mut [5]),
+            Sizes {
+                min: 5,
+                median: 5,
+                p99: 5,
+                max: 5
+            }
+        );
         let mut v: Vec<u64> = (1..=200).rev().collect();
-        assert_eq!(Sizes::of(&mut v), Sizes { min: 1, median: 100, p99: 198, max: 200 });
+        assert_eq!(
+            Sizes::of(&mut v),
+            Sizes {
+                min: 1,
+                median: 100,
+                p99: 198,
+                max: 200
+            }
+        );
     }
 }
