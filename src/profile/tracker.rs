@@ -1,0 +1,157 @@
+//! A bounded table of in-flight request ids per sender (spec digest §2.3): flags a request id
+//! the same sender still has in flight, and a response whose id matches no in-flight request
+//! of the peer.
+//!
+//! Ids are compared as JSON values: strings after unescaping, integers by their text, and a
+//! string never equals an integer (`1` and `"1"` are different ids).
+
+use std::collections::{HashMap, VecDeque};
+
+use super::{Direction, Revision};
+
+#[derive(Clone, Debug)]
+struct Entry {
+    method: String,
+    revision: Option<Revision>,
+    cancelled: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Side {
+    map: HashMap<String, Entry>,
+    order: VecDeque<String>,
+}
+
+/// Outcome of matching a response id.
+pub(crate) enum Response {
+    /// The request was in flight; its method and revision.
+    Matched {
+        method: String,
+        revision: Option<Revision>,
+    },
+    /// No such request in flight (and nothing was evicted, so the verdict is sure).
+    Unknown,
+    /// Not judged (the table has evicted entries, so the request may have been dropped).
+    NotTracked,
+}
+
+/// In-flight requests of both senders of one connection, at most `max` per sender.
+///
+/// When a sender has `max` requests in flight, its oldest is evicted; from then on a
+/// response with an unknown id is no longer reported (the request may have been evicted),
+/// so the tracker never reports a false [`UnknownResponseId`](super::Rule::UnknownResponseId).
+/// Memory is O(`max`) per sender.
+#[derive(Clone, Debug)]
+pub struct Tracker {
+    max: usize,
+    client: Side,
+    server: Side,
+    evicted: u64,
+}
+
+impl Tracker {
+    /// A tracker holding at most `max` in-flight requests per sender (`max` is raised to 1).
+    pub fn new(max: usize) -> Self {
+        Self {
+            max: max.max(1),
+            client: Side::default(),
+            server: Side::default(),
+            evicted: 0,
+        }
+    }
+    /// Requests the sender on `dir`'s side has in flight (`0` for `Unknown`).
+    pub fn in_flight(&self, dir: Direction) -> usize {
+        match dir {
+            Direction::ClientToServer => self.client.map.len(),
+            Direction::ServerToClient => self.server.map.len(),
+            Direction::Unknown => 0,
+        }
+    }
+    /// How many in-flight entries were evicted because the table was full.
+    pub fn evicted(&self) -> u64 {
+        self.evicted
+    }
+
+    fn side(&mut self, sender: Direction) -> Option<&mut Side> {
+        match sender {
+            Direction::ClientToServer => Some(&mut self.client),
+            Direction::ServerToClient => Some(&mut self.server),
+            Direction::Unknown => None,
+        }
+    }
+
+    /// Records a request sent on `dir`; returns true when its id duplicates one in flight.
+    pub(crate) fn on_request(
+        &mut self,
+        dir: Direction,
+        key: String,
+        method: &str,
+        revision: Option<Revision>,
+    ) -> bool {
+        let max = self.max;
+        let mut evicted = 0;
+        let Some(side) = self.side(dir) else {
+            return false;
+        };
+        let dup = side.map.get(&key).is_some_and(|e| !e.cancelled);
+        if !side.map.contains_key(&key) {
+            while side.map.len() >= max {
+                match side.order.pop_front() {
+                    Some(k) => {
+                        if side.map.remove(&k).is_some() {
+                            evicted += 1;
+                        }
+                    }
+                    None => break,
+                }
+            }
+            side.order.push_back(key.clone());
+        }
+        if !dup {
+            side.map.insert(
+                key,
+                Entry {
+                    method: method.to_owned(),
+                    revision,
+                    cancelled: false,
+                },
+            );
+        }
+        if side.order.len() > 2 * max + 16 {
+            let map = &side.map;
+            side.order.retain(|k| map.contains_key(k));
+        }
+        self.evicted += evicted;
+        dup
+    }
+
+    /// Matches a response sent on `dir` against the peer's in-flight requests.
+    pub(crate) fn on_response(&mut self, dir: Direction, key: &str) -> Response {
+        let evicted = self.evicted;
+        let Some(side) = self.side(dir.reverse()) else {
+            return Response::NotTracked;
+        };
+        match side.map.remove(key) {
+            Some(e) => Response::Matched {
+                method: e.method,
+                revision: e.revision,
+            },
+            None if evicted == 0 => Response::Unknown,
+            None => Response::NotTracked,
+        }
+    }
+
+    /// `notifications/cancelled` sent on `dir` for `key`: the sender's own request (or, for
+    /// a 2026 server ending a listen stream, the peer's) may now stay unanswered; a late
+    /// response is still accepted and the id may be reused.
+    pub(crate) fn on_cancel(&mut self, dir: Direction, key: &str) {
+        for d in [dir, dir.reverse()] {
+            if let Some(side) = self.side(d)
+                && let Some(e) = side.map.get_mut(key)
+            {
+                e.cancelled = true;
+                return;
+            }
+        }
+    }
+}
