@@ -441,3 +441,6 @@ impl Session {
         validate::check(v, &m, Some((&mut self.tracker, dir)), out);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -118,7 +118,8 @@ rules! {
     NullErrorId => "null-error-id", INVALID_REQUEST,
         "§2.1 ([TS] JSONRPCErrorResponse.id?: RequestId)";
     // ---- methods and direction ----
-    /// A request for a method the revision does not define for that direction.
+    /// A request for a method 2026-07-28 does not define (legacy profiles treat the method
+    /// set as open and do not report this).
     UnknownMethod => "unknown-method", METHOD_NOT_FOUND,
         "§5.1, §5.3 ([TS] ClientRequest / ServerRequest unions)";
     /// A method removed in 2026-07-28 (`initialize`, `ping`, `logging/setLevel`, …).

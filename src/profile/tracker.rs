@@ -80,6 +80,13 @@ impl Tracker {
         }
     }
 
+    /// Forgets every in-flight request (a legacy `initialize` starts a new session).
+    pub fn reset(&mut self) {
+        self.client = Side::default();
+        self.server = Side::default();
+        self.evicted = 0;
+    }
+
     /// Records a request sent on `dir`; returns true when its id duplicates one in flight.
     pub(crate) fn on_request(
         &mut self,
