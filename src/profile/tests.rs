@@ -504,3 +504,25 @@ fn header_check_on_spec_http_examples() {
     }
     assert_eq!(n, 3);
 }
+
+include!("../../tests/support/header_cases.rs");
+
+#[test]
+fn header_cases_case_base64_and_number_spelling() {
+    for c in header_cases::cases() {
+        let m = classify_trusted(c.body.as_bytes());
+        let bindings: Vec<ParamBinding> = c
+            .params
+            .iter()
+            .map(|(h, p)| ParamBinding {
+                header: (*h).into(),
+                path: vec![(*p).into()],
+            })
+            .collect();
+        let mut out = Vec::new();
+        headers::check_msg(&c.headers, &m, &bindings, &mut out);
+        let got: Vec<&str> = out.iter().map(|v| v.rule.name()).collect();
+        assert_eq!(got, c.expect, "{}: {out:?}", c.what);
+        assert!(out.iter().all(|v| v.rule.code() == -32020), "{}", c.what);
+    }
+}
