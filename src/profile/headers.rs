@@ -197,15 +197,15 @@ pub(crate) fn check_msg(
 
     // Mcp-Param-*: every present one must decode.
     for (n, v) in headers {
-        if n.len() > 10
-            && n[..10].eq_ignore_ascii_case("mcp-param-")
-            && !params
-                .iter()
-                .any(|p| p.header.eq_ignore_ascii_case(&n[10..]))
+        // `get` rather than indexing: a header name may hold multi-byte characters.
+        let Some(rest) = n.get(10..) else { continue };
+        if n.get(..10)
+            .is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"))
+            && !rest.is_empty()
+            && !params.iter().any(|p| p.header.eq_ignore_ascii_case(rest))
+            && let Err(e) = decode_header_value(v)
         {
-            if let Err(e) = decode_header_value(v) {
-                push(out, Rule::HeaderInvalid, moff, format!("{n}: {e}"));
-            }
+            push(out, Rule::HeaderInvalid, moff, format!("{n}: {e}"));
         }
     }
     let args = m.param("arguments");

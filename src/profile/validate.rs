@@ -63,9 +63,10 @@ pub(crate) fn check(
     let mut request: Option<(String, Option<Revision>)> = None;
     if let Some((t, dir)) = tracked.as_mut()
         && matches!(m.shape, Shape::Result | Shape::Error)
+        && let Some(key) = m.id_key()
     {
-        match m.id_key() {
-            Some(key) => match t.on_response(*dir, &key) {
+        {
+            match t.on_response(*dir, &key) {
                 Response::Matched { method, revision } => request = Some((method, revision)),
                 Response::Unknown => push(
                     out,
@@ -77,8 +78,7 @@ pub(crate) fn check(
                     ),
                 ),
                 Response::NotTracked => {}
-            },
-            None => {}
+            }
         }
     }
 
