@@ -16,9 +16,8 @@ use std::borrow::Cow;
 
 use base64::Engine as _;
 
-use super::json::{self, Kind};
 use super::meta;
-use super::msg::Msg;
+use super::msg::{self, Kind, Msg};
 use super::{Rule, Violation};
 use crate::envelope::{Envelope, Shape, Span};
 
@@ -214,7 +213,7 @@ pub(crate) fn check_msg(
         let value = args.and_then(|a| {
             p.path
                 .iter()
-                .try_fold(a, |cur, key| json::get(m.frame, cur, key))
+                .try_fold(a, |cur, key| msg::get(m.frame, cur, key))
         });
         let value = value.filter(|s| m.kind_at(*s) != Some(Kind::Null));
         let header = find(headers, &hname);
@@ -358,29 +357,32 @@ impl HeaderRecord {
                     .map(str::to_owned)
             });
         // The object form of `headers` loses record order in serde_json's map; re-read it
-        // in order with the validated-JSON walker (the line was just validated).
-        let whole = Span::new(0, line.len());
+        // in order with the core's member iterator (serde_json just validated the line).
         let start = line
             .iter()
             .position(|c| !c.is_ascii_whitespace())
             .unwrap_or(0);
-        let root = Span::new(start, whole.end());
-        if let Some(hs) = json::get(line, root, "headers")
-            && json::kind(line, hs) == Some(Kind::Object)
+        let end = line
+            .iter()
+            .rposition(|c| !c.is_ascii_whitespace())
+            .map_or(start, |e| e + 1);
+        let root = Span::new(start, end.max(start));
+        if let Some(hs) = msg::get(line, root, "headers")
+            && msg::kind(line, hs) == Some(Kind::Object)
         {
-            headers = json::members(line, hs)
+            headers = crate::envelope::members(line, hs)
                 .filter_map(|m| {
                     Some((
                         m.key.into_owned(),
-                        json::string_at(line, m.value)?.into_owned(),
+                        msg::string_at(line, m.value)?.into_owned(),
                     ))
                 })
                 .collect();
         }
-        let body = match json::get(line, root, "body") {
+        let body = match msg::get(line, root, "body") {
             None => Vec::new(),
-            Some(b) => match json::kind(line, b) {
-                Some(Kind::String) => json::string_at(line, b)
+            Some(b) => match msg::kind(line, b) {
+                Some(Kind::String) => msg::string_at(line, b)
                     .unwrap_or_default()
                     .into_owned()
                     .into_bytes(),

@@ -35,7 +35,6 @@
 //!   2026-07-28 profile.
 
 pub mod headers;
-mod json;
 mod meta;
 mod methods;
 mod msg;

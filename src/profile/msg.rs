@@ -1,16 +1,55 @@
-//! The profile layer's view of one message: the envelope's shape plus the member spans the
-//! rules read. Built once per frame from an [`Envelope`].
+//! The profile layer's view of one message: the core [`Envelope`] (shape, member spans,
+//! accessors) plus the few reads the rules need below depth 1 (`params.arguments`,
+//! `result.inputRequests`, `_meta` values), all done with the core's [`members`] iterator
+//! over the already validated frame. No second walk of the frame is made.
 
 use std::borrow::Cow;
 
-use super::json::{self, Kind};
-use crate::envelope::{Envelope, Shape, Span};
+use crate::envelope::{Envelope, Id, JsonStr, Shape, Span, members};
 use crate::error::Error;
 
-/// Envelope keys, for the case-variant check.
-const ENVELOPE_KEYS: &[&str] = &["jsonrpc", "id", "method", "params", "result", "error"];
+/// The JSON type of a value, from its first byte (value spans are trimmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Object,
+    Array,
+    String,
+    Number,
+    Bool,
+    Null,
+}
+
+/// The type of the value at `span` of a validated `frame`.
+pub(crate) fn kind(frame: &[u8], span: Span) -> Option<Kind> {
+    Some(match *frame.get(span.start())? {
+        b'{' => Kind::Object,
+        b'[' => Kind::Array,
+        b'"' => Kind::String,
+        b't' | b'f' => Kind::Bool,
+        b'n' => Kind::Null,
+        b'-' | b'0'..=b'9' => Kind::Number,
+        _ => return None,
+    })
+}
+
+/// The decoded string token at `span` of a validated `frame` (`None` if it is not a string).
+pub(crate) fn string_at(frame: &[u8], span: Span) -> Option<Cow<'_, str>> {
+    let b = frame.get(span.range())?;
+    if b.len() < 2 || b[0] != b'"' || b[b.len() - 1] != b'"' {
+        return None;
+    }
+    let raw = std::str::from_utf8(&b[1..b.len() - 1]).ok()?;
+    Some(JsonStr::from_raw(raw).decode())
+}
+
+/// The value span of member `key` of the object at `span` (first occurrence; the core
+/// rejects duplicate envelope and `_meta` keys).
+pub(crate) fn get(frame: &[u8], span: Span, key: &str) -> Option<Span> {
+    members(frame, span).find(|m| m.key == key).map(|m| m.value)
+}
 
 pub(crate) struct Msg<'f> {
+    pub env: Envelope<'f>,
     pub frame: &'f [u8],
     pub shape: Shape,
     pub invalid: Option<Error>,
@@ -22,118 +61,83 @@ pub(crate) struct Msg<'f> {
     pub error: Option<Span>,
     /// `params._meta` (requests, notifications) or `result._meta` (results), when an object.
     pub meta: Option<Span>,
-    /// First depth-1 key equal to an envelope key only under ASCII case folding.
+    /// First depth-1 key equal to an envelope key only under case folding (raw key text).
     pub case_variant: Option<Span>,
 }
 
 impl<'f> Msg<'f> {
     pub(crate) fn from_envelope(env: &Envelope<'f>) -> Self {
-        Self::walk(env.frame(), env.shape(), env.invalid_reason())
-    }
-
-    /// Walks the depth-1 members of a validated frame.
-    pub(crate) fn walk(frame: &'f [u8], shape: Shape, invalid: Option<Error>) -> Self {
-        let mut m = Msg {
+        let frame = env.frame();
+        let shape = env.shape();
+        let meta = match shape {
+            Shape::Request | Shape::Notification => env.params_meta_span(),
+            Shape::Result => env.result_meta_span(),
+            _ => None,
+        }
+        .filter(|s| kind(frame, *s) == Some(Kind::Object));
+        Msg {
+            env: *env,
             frame,
             shape,
-            invalid,
-            id: None,
-            method: None,
-            method_span: None,
-            params: None,
-            result: None,
-            error: None,
-            meta: None,
-            case_variant: None,
-        };
-        let start = frame
-            .iter()
-            .position(|c| !c.is_ascii_whitespace())
-            .unwrap_or(frame.len());
-        let end = frame
-            .iter()
-            .rposition(|c| !c.is_ascii_whitespace())
-            .map_or(start, |e| e + 1);
-        if frame.get(start) != Some(&b'{') {
-            return m;
+            invalid: env.invalid_reason(),
+            id: env.id_span(),
+            method: env.method().map(|m| m.decode()),
+            method_span: env.method_span(),
+            params: env.params_span(),
+            result: env.result_span(),
+            error: env.error_span(),
+            meta,
+            case_variant: env.case_variant_key(),
         }
-        for mem in json::members(frame, Span::new(start, end.max(start))) {
-            match &*mem.key {
-                "id" => m.id = Some(mem.value),
-                "method" => {
-                    m.method_span = Some(mem.value);
-                    m.method = json::string_at(frame, mem.value);
-                }
-                "params" => m.params = Some(mem.value),
-                "result" => m.result = Some(mem.value),
-                "error" => m.error = Some(mem.value),
-                "jsonrpc" => {}
-                k => {
-                    if m.case_variant.is_none()
-                        && ENVELOPE_KEYS.iter().any(|e| e.eq_ignore_ascii_case(k))
-                    {
-                        m.case_variant = Some(mem.key_span);
-                    }
-                }
-            }
-        }
-        let holder = if m.result.is_some() && m.method.is_none() {
-            m.result
-        } else {
-            m.params
-        };
-        if let Some(h) = holder {
-            m.meta = json::get(frame, h, "_meta")
-                .filter(|s| json::kind(frame, *s) == Some(Kind::Object));
-        }
-        m
     }
 
     /// The raw id text when the id is a string or integer (echoable).
     pub(crate) fn id_text(&self) -> Option<&'f str> {
-        let s = self.id?;
-        match json::kind(self.frame, s)? {
-            Kind::String | Kind::Number => std::str::from_utf8(s.slice(self.frame)).ok(),
-            _ => None,
+        match self.env.id()? {
+            Id::Str(_) | Id::Int { .. } => self.env.id_raw(),
+            Id::Null => None,
         }
     }
 
     /// The id normalised for matching: `s:` + decoded string, or `n:` + the integer text.
     pub(crate) fn id_key(&self) -> Option<String> {
-        let s = self.id?;
-        match json::kind(self.frame, s)? {
-            Kind::String => Some(format!("s:{}", json::string_at(self.frame, s)?)),
-            Kind::Number => Some(format!(
-                "n:{}",
-                std::str::from_utf8(s.slice(self.frame)).ok()?
-            )),
-            _ => None,
+        match self.env.id()? {
+            Id::Str(s) => Some(format!("s:{}", s.decode())),
+            Id::Int { raw, .. } => Some(format!("n:{raw}")),
+            Id::Null => None,
         }
     }
 
     /// `_meta[key]` value span.
     pub(crate) fn meta_get(&self, key: &str) -> Option<Span> {
-        json::get(self.frame, self.meta?, key)
+        get(self.frame, self.meta?, key)
     }
 
     /// A member of `params`.
     pub(crate) fn param(&self, key: &str) -> Option<Span> {
-        json::get(self.frame, self.params?, key)
+        match key {
+            "name" => self.env.params_name_span(),
+            "uri" => self.env.params_uri_span(),
+            _ => get(self.frame, self.params?, key),
+        }
     }
 
     /// A member of `result`.
     pub(crate) fn result_member(&self, key: &str) -> Option<Span> {
-        json::get(self.frame, self.result?, key)
+        match key {
+            "resultType" => self.env.result_type_span(),
+            _ => get(self.frame, self.result?, key),
+        }
     }
 
     /// The decoded string at `span`.
     pub(crate) fn str_at(&self, span: Span) -> Option<Cow<'f, str>> {
-        json::string_at(self.frame, span)
+        string_at(self.frame, span)
     }
 
     /// The JSON type at `span`.
     pub(crate) fn kind_at(&self, span: Span) -> Option<Kind> {
-        json::kind(self.frame, span)
+        kind(self.frame, span)
     }
 
     /// True when the value at `span` is an integer token (no fraction or exponent).
@@ -147,33 +151,6 @@ impl<'f> Msg<'f> {
 
     /// The integer value of `error.code`, when it is a plain integer.
     pub(crate) fn error_code(&self) -> Option<(i64, Span)> {
-        let s = json::get(self.frame, self.error?, "code")?;
-        let v = std::str::from_utf8(s.slice(self.frame))
-            .ok()?
-            .parse()
-            .ok()?;
-        Some((v, s))
+        Some((self.env.error_code()?, self.env.error_code_span()?))
     }
-}
-
-/// A simple classifier for unit tests run without the core walk.
-#[cfg(test)]
-pub(crate) fn classify_trusted(frame: &[u8]) -> Msg<'_> {
-    let mut m = Msg::walk(frame, Shape::Invalid, None);
-    m.shape = match (
-        m.method.is_some(),
-        m.id.is_some(),
-        m.result.is_some(),
-        m.error.is_some(),
-    ) {
-        (true, true, false, false) => Shape::Request,
-        (true, false, false, false) => Shape::Notification,
-        (false, true, true, false) => Shape::Result,
-        (false, _, false, true) => Shape::Error,
-        _ => Shape::Invalid,
-    };
-    if frame.trim_ascii_start().first() == Some(&b'[') {
-        m.shape = Shape::Batch;
-    }
-    m
 }

@@ -1,114 +1,27 @@
-//! Unit tests of the rule engine over the trusted walker (no core envelope needed): the
-//! shared spec examples and real captures. The integration tests in `tests/profile_*.rs`
-//! run the same corpora through the public API.
+//! Unit tests of the rule engine over the core envelope walk: a table test per rule, the
+//! tracker, the auto profile and the header check. The shared spec examples and real
+//! captures run through the public API in `tests/profile_corpus.rs` and `tests/headers.rs`.
 
-use super::msg::classify_trusted;
+use super::msg::Msg;
 use super::tracker::Tracker;
 use super::*;
 
 include!("../../tests/support/profile_corpus.rs");
 
+/// The profile's view of a frame the core parses (test messages are well-formed JSON).
+fn msg_of(frame: &[u8]) -> Msg<'_> {
+    let env = crate::envelope::parse(frame)
+        .unwrap_or_else(|e| panic!("core rejects {:?}: {e}", String::from_utf8_lossy(frame)));
+    Msg::from_envelope(&env)
+}
+
 fn judge(v: &mut Validator, t: Option<(&mut Tracker, Direction)>, frame: &[u8]) -> Vec<Violation> {
     let mut out = Vec::new();
-    validate::check(v, &classify_trusted(frame), t, &mut out);
+    match crate::envelope::parse(frame) {
+        Ok(env) => validate::check(v, &Msg::from_envelope(&env), t, &mut out),
+        Err(e) => out.push(Violation::from_error(&e)),
+    }
     out
-}
-
-fn profile_for(rev: &str) -> Profile {
-    rev.parse().unwrap_or(Profile::V2026_07_28)
-}
-
-#[test]
-fn spec_examples_judged_as_indexed() {
-    let Some(shared) = corpus::shared() else {
-        println!("skipped: ../shared not found");
-        return;
-    };
-    let mut failures = Vec::new();
-    let mut n = 0;
-    for ex in corpus::spec_examples(&shared) {
-        n += 1;
-        let profile = profile_for(&ex.revision);
-        let dir = Direction::Unknown;
-        let mut v = Validator::new(profile, dir);
-        if ex.file.starts_with("extensions/") {
-            v.enable_tasks_extension();
-        }
-        let got = judge(&mut v, None, &ex.bytes);
-        let shape = classify_trusted(&ex.bytes).shape.name();
-        if shape != ex.shape {
-            failures.push(format!(
-                "{}:{} shape {shape} != {}",
-                ex.file, ex.line, ex.shape
-            ));
-        }
-        if ex.meta_omitted {
-            if !got.iter().any(|v| {
-                matches!(
-                    v.rule,
-                    Rule::MissingProtocolVersion | Rule::MissingClientCapabilities
-                )
-            }) {
-                failures.push(format!(
-                    "{}:{} meta-omitted but not flagged: {got:?}",
-                    ex.file, ex.line
-                ));
-            }
-        } else if !got.is_empty() {
-            failures.push(format!("{}:{} expected valid: {got:?}", ex.file, ex.line));
-        }
-    }
-    assert!(n > 150, "only {n} examples");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-#[test]
-fn captures_have_no_violations_under_their_revision() {
-    let Some(shared) = corpus::shared() else {
-        println!("skipped: ../shared not found");
-        return;
-    };
-    let mut failures = Vec::new();
-    for s in corpus::captures(&shared) {
-        let mnf = corpus::answered_method_not_found(&s);
-        for profile in [profile_for(&s.revision), Profile::Auto] {
-            let mut c2s = Validator::new(profile, Direction::ClientToServer);
-            let mut s2c = Validator::new(profile, Direction::ServerToClient);
-            let mut t = Tracker::new(1024);
-            // Direction-ordered replay is not the real interleaving for stdio, so the tracker
-            // only runs on HTTP sessions (recorded in exchange order).
-            let track = s.name.starts_with("http_");
-            for f in &s.frames {
-                let (v, d) = if f.c2s {
-                    (&mut c2s, Direction::ClientToServer)
-                } else {
-                    (&mut s2c, Direction::ServerToClient)
-                };
-                let got = judge(v, if track { Some((&mut t, d)) } else { None }, &f.bytes);
-                let id = corpus::id_of(&f.bytes).unwrap_or_default();
-                let agreed = mnf.contains(&(f.c2s, id));
-                let bad: Vec<_> = got
-                    .iter()
-                    .filter(|v| {
-                        !(agreed && matches!(v.rule, Rule::UnknownMethod | Rule::RemovedMethod))
-                    })
-                    .collect();
-                if !bad.is_empty() {
-                    failures.push(format!(
-                        "[{profile}] {}: {bad:?}\n    {}",
-                        f.origin,
-                        String::from_utf8_lossy(&f.bytes[..f.bytes.len().min(300)])
-                    ));
-                }
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
 }
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
@@ -490,7 +403,7 @@ fn header_check_on_spec_http_examples() {
     let mut n = 0;
     for line in text.lines() {
         let rec = HeaderRecord::parse(line.as_bytes()).unwrap();
-        let m = classify_trusted(&rec.body);
+        let m = msg_of(&rec.body);
         let mut out = Vec::new();
         let bindings = [ParamBinding {
             header: "Region".into(),
@@ -508,7 +421,7 @@ include!("../../tests/support/header_cases.rs");
 #[test]
 fn header_cases_case_base64_and_number_spelling() {
     for c in header_cases::cases() {
-        let m = classify_trusted(c.body.as_bytes());
+        let m = msg_of(c.body.as_bytes());
         let bindings: Vec<ParamBinding> = c
             .params
             .iter()
@@ -527,7 +440,7 @@ fn header_cases_case_base64_and_number_spelling() {
 
 #[test]
 fn multibyte_header_names_do_not_panic() {
-    let m = classify_trusted(header_cases::BODY_CALL.as_bytes());
+    let m = msg_of(header_cases::BODY_CALL.as_bytes());
     let mut out = Vec::new();
     let h = [
         ("MCP-Protocol-Version", "2026-07-28"),

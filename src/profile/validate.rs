@@ -1,12 +1,11 @@
 //! The rule engine: judges one [`Msg`] under the effective revision.
 
-use super::json::{self, Kind};
 use super::meta;
 use super::methods::{self, Lookup};
-use super::msg::Msg;
+use super::msg::{self, Kind, Msg};
 use super::tracker::{Response, Tracker};
 use super::{Direction, Era, Profile, Revision, Rule, Validator, Violation};
-use crate::envelope::{Shape, Span};
+use crate::envelope::Shape;
 use crate::error::ErrorKind;
 
 /// Methods whose result may be `input_required` ([MRTR] Supported Requests).
@@ -130,8 +129,8 @@ pub(crate) fn check(
             }
             Shape::Notification if m.method.as_deref() == Some("notifications/cancelled") => {
                 if let Some(s) = m.param("requestId") {
-                    let key = match json::kind(m.frame, s) {
-                        Some(Kind::String) => json::string_at(m.frame, s).map(|d| format!("s:{d}")),
+                    let key = match m.kind_at(s) {
+                        Some(Kind::String) => m.str_at(s).map(|d| format!("s:{d}")),
                         Some(Kind::Number) => std::str::from_utf8(s.slice(m.frame))
                             .ok()
                             .map(|n| format!("n:{n}")),
@@ -153,7 +152,6 @@ fn check_batch(
     mut tracked: Option<(&mut Tracker, Direction)>,
     out: &mut Vec<Violation>,
 ) {
-    let whole = Span::new(0, m.frame.len());
     let start = m
         .frame
         .iter()
@@ -169,9 +167,8 @@ fn check_batch(
         );
         return;
     }
-    let arr = Span::new(start, whole.end());
     let mut any = false;
-    for el in json::elements(m.frame, arr) {
+    for el in m.env.batch_elements().into_iter().flatten() {
         any = true;
         let bytes = el.slice(m.frame);
         match crate::envelope::parse(bytes) {
@@ -527,7 +524,7 @@ fn check_input_required(m: &Msg<'_>, rt_off: usize, out: &mut Vec<Violation>) {
         );
         return;
     }
-    for r in json::members(m.frame, reqs) {
+    for r in crate::envelope::members(m.frame, reqs) {
         if m.kind_at(r.value) != Some(Kind::Object) {
             push(
                 out,
@@ -537,7 +534,7 @@ fn check_input_required(m: &Msg<'_>, rt_off: usize, out: &mut Vec<Violation>) {
             );
             continue;
         }
-        match json::get(m.frame, r.value, "method").map(|s| (s, m.str_at(s))) {
+        match msg::get(m.frame, r.value, "method").map(|s| (s, m.str_at(s))) {
             Some((s, Some(meth))) => {
                 if !INPUT_REQUEST_METHODS.contains(&&*meth) {
                     push(
@@ -624,7 +621,7 @@ fn check_error(m: &Msg<'_>, rev: Option<Revision>, dir: Direction, out: &mut Vec
 fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, tasks_ext: bool, out: &mut Vec<Violation>) {
     let Some(meta_span) = m.meta else { return };
     let strict = rev == Some(Revision::V2026_07_28);
-    for mem in json::members(m.frame, meta_span) {
+    for mem in crate::envelope::members(m.frame, meta_span) {
         let key: &str = &mem.key;
         let koff = mem.key_span.start().saturating_sub(1);
         match key {
