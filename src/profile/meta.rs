@@ -70,6 +70,25 @@ pub(crate) const KNOWN_2026: &[&str] = &[
     "io.modelcontextprotocol/serverInfo",
 ];
 
+/// Reserved keys 2025-11-25 defines (core Tasks, [TASKS-1125]).
+pub(crate) const KNOWN_2025_11_25: &[&str] = &[
+    "io.modelcontextprotocol/related-task",
+    "io.modelcontextprotocol/model-immediate-response",
+];
+
+/// True when `key` (under an MCP-reserved prefix) is defined for `_meta` under `rev`.
+///
+/// 2026-07-28 accepts only its own keys. A legacy revision accepts every key some MCP
+/// revision defines: dual-era clients probe with 2026-07-28 `_meta` keys in sessions that
+/// then negotiate a legacy revision (captures `stdio_py-client_everything_auto`), and a key
+/// MCP itself defines is not the misuse of the reserved prefix the rule is about.
+pub(crate) fn is_defined(rev: Revision, key: &str) -> bool {
+    KNOWN_2026.contains(&key) || (!rev.is_modern() && KNOWN_2025_11_25.contains(&key))
+}
+
+/// Tasks extension identifier (`capabilities.extensions` key, 2026-07-28 [EXT-TASKS]).
+pub(crate) const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
 /// Protocol-version key (request `params._meta`, 2026-07-28).
 pub(crate) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// Client-capabilities key (request `params._meta`, 2026-07-28).

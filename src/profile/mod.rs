@@ -31,8 +31,15 @@
 //!   carry `subscriptionId` only when the caller says the stream is a listen stream
 //!   ([`Validator::set_listen_stream`]): on stdio they share the channel and the schema types
 //!   the key as optional.
-//! * Unknown keys under MCP-reserved `_meta` prefixes are flagged only by the strict
-//!   2026-07-28 profile.
+//! * Unknown keys under MCP-reserved `_meta` prefixes are flagged by the 2026-07-28,
+//!   2025-11-25 and 2025-06-18 profiles, each under its own reserved-prefix rule; the
+//!   `legacy` union (no single grammar) and earlier revisions do not flag them. Legacy
+//!   profiles accept the keys later revisions define (a dual-era client's 2026-07-28 probe
+//!   precedes the legacy `initialize`).
+//! * Legacy request ids must never be reused within a session ([`Rule::ReusedRequestId`]);
+//!   a session starts at `initialize`. The tracker remembers at most `max_in_flight`
+//!   completed ids per sender (oldest forgotten first), so a reuse of a forgotten id is
+//!   missed, never invented.
 
 pub mod headers;
 mod meta;

@@ -85,10 +85,13 @@ rules! {
     /// A `_meta` key that breaks the key grammar (prefix labels, name characters).
     MetaKeyGrammar => "meta-key-grammar", INVALID_PARAMS,
         "§4.1 ([B] _meta; [TS] MetaObject; 2025-06-18: [B-0618])";
-    /// A `_meta` key under an MCP-reserved prefix (second label `modelcontextprotocol` or
-    /// `mcp`) that the revision does not define (strict profile only).
+    /// A `_meta` key under an MCP-reserved prefix that MCP does not define: 2026-07-28 and
+    /// 2025-11-25 reserve prefixes whose second label is `modelcontextprotocol` or `mcp`;
+    /// 2025-06-18 reserves prefixes whose second-to-last label is (e.g. `mcp.dev/`).
+    /// 2026-07-28 accepts only its own keys, a legacy revision any key some MCP revision
+    /// defines (dual-era probes). Earlier revisions and the `legacy` union define no grammar.
     ReservedMetaKey => "reserved-meta-key", INVALID_PARAMS,
-        "§4.1, §4.2 ([B] reserved prefixes)";
+        "§4.1, §4.2 ([B] reserved prefixes; [B-0618]; [TASKS-1125] legacy keys)";
     // ---- results ----
     /// A 2026-07-28 result without `resultType`.
     MissingResultType => "missing-result-type", INVALID_REQUEST,
@@ -108,6 +111,11 @@ rules! {
     /// `resources/read` (needs the tracker).
     InputRequiredNotAllowed => "input-required-not-allowed", INVALID_REQUEST,
         "§3.1 ([MRTR] Supported Requests)";
+    /// `resultType: "task"` answering a request other than `tools/call`, or a `tools/call`
+    /// whose `_meta` client capabilities did not declare the `io.modelcontextprotocol/tasks`
+    /// extension (needs the tracker).
+    TaskResultNotAllowed => "task-result-not-allowed", INVALID_REQUEST,
+        "§3, §5.1 ([EXT-TASKS]: \"task\" only on tools/call, only if declared on that request)";
     // ---- error responses ----
     /// An error code inside a JSON-RPC / MCP reserved range that the revision does not define
     /// (-32768..-32100 other than the five JSON-RPC codes; in 2026-07-28 also -32023..-32099
@@ -153,6 +161,10 @@ rules! {
     /// A request id equal to one the same sender still has in flight.
     DuplicateRequestId => "duplicate-request-id", INVALID_REQUEST,
         "§2.3 ([B] ids unique among the sender's in-flight requests)";
+    /// A legacy (before 2026-07-28) request id the same sender already used in this session
+    /// (since the last `initialize`), even though that request has completed.
+    ReusedRequestId => "reused-request-id", INVALID_REQUEST,
+        "§2.3 ([B-1125], [B-0618], [B-0326], [M-1105]: ids never reused within a session)";
     /// A response whose id matches no in-flight request of the peer.
     UnknownResponseId => "unknown-response-id", INVALID_REQUEST,
         "§2.3 ([B] Responses echo the request id)";

@@ -97,6 +97,20 @@ fn rows() -> Vec<Row> {
             ),
         ),
         r(
+            Rule::ReservedMetaKey,
+            V2025_11_25,
+            ClientToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t"},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"com.example.mcp/x":1,"mcp.dev/x":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/madeUp":1}}}"#,
+        ),
+        r(
+            Rule::ReservedMetaKey,
+            V2025_06_18,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t"},"dev.mcp/x":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"mcp.dev/x":1}}}"#,
+        ),
+        r(
             Rule::MissingResultType,
             V2026_07_28,
             ServerToClient,
@@ -255,6 +269,8 @@ fn every_rule_has_a_passing_and_a_failing_message() {
         Rule::InputRequiredNotAllowed,
         Rule::DuplicateRequestId,
         Rule::UnknownResponseId,
+        Rule::ReusedRequestId,
+        Rule::TaskResultNotAllowed,
         Rule::HeaderMissing,
         Rule::HeaderMismatch,
         Rule::HeaderInvalid,
@@ -334,16 +350,136 @@ fn tracker_rules() {
     );
 }
 
+fn rules_of(v: &[Violation]) -> Vec<Rule> {
+    v.iter().map(|v| v.rule).collect()
+}
+
+#[test]
+fn legacy_ids_are_never_reused_within_a_session() {
+    let c2s = Direction::ClientToServer;
+    let s2c = Direction::ServerToClient;
+    let init = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let init_ok = br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+    let ping = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let pong = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+    for profile in [
+        Profile::V2025_11_25,
+        Profile::V2024_11_05,
+        Profile::Legacy,
+        Profile::Auto,
+    ] {
+        let mut t = Tracker::new(8);
+        let mut c = Validator::new(profile, c2s);
+        let mut s = Validator::new(profile, s2c);
+        assert!(judge(&mut c, Some((&mut t, c2s)), init).is_empty());
+        assert!(judge(&mut s, Some((&mut t, s2c)), init_ok).is_empty());
+        // Passing: a fresh id; the server may use the same id for its own request.
+        assert!(
+            judge(&mut c, Some((&mut t, c2s)), ping).is_empty(),
+            "{profile}"
+        );
+        assert!(judge(&mut s, Some((&mut t, s2c)), pong).is_empty());
+        assert!(judge(&mut s, Some((&mut t, s2c)), ping).is_empty());
+        // Failing: the client reuses its completed id 1.
+        assert_eq!(
+            rules_of(&judge(&mut c, Some((&mut t, c2s)), ping)),
+            [Rule::ReusedRequestId],
+            "{profile}"
+        );
+        // A new session (initialize) starts the id space over.
+        assert!(judge(&mut c, Some((&mut t, c2s)), init).is_empty());
+        assert!(
+            judge(&mut c, Some((&mut t, c2s)), ping).is_empty(),
+            "{profile}"
+        );
+    }
+    // A cancelled legacy request's id is not free either.
+    let mut t = Tracker::new(8);
+    let mut c = Validator::new(Profile::V2025_06_18, c2s);
+    assert!(judge(&mut c, Some((&mut t, c2s)), ping).is_empty());
+    let cancel =
+        br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+    assert!(judge(&mut c, Some((&mut t, c2s)), cancel).is_empty());
+    assert_eq!(
+        rules_of(&judge(&mut c, Some((&mut t, c2s)), ping)),
+        [Rule::ReusedRequestId]
+    );
+    // 2026-07-28 allows reuse after completion (see `tracker_rules`); the memory is bounded.
+    let mut t = Tracker::new(2);
+    let mut c = Validator::new(Profile::V2025_11_25, c2s);
+    let mut s = Validator::new(Profile::V2025_11_25, s2c);
+    for i in 0..5 {
+        let q = format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#);
+        let a = format!(r#"{{"jsonrpc":"2.0","id":{i},"result":{{}}}}"#);
+        assert!(judge(&mut c, Some((&mut t, c2s)), q.as_bytes()).is_empty());
+        assert!(judge(&mut s, Some((&mut t, s2c)), a.as_bytes()).is_empty());
+    }
+    // Ids 0..2 were forgotten (never a false report); 3 and 4 are remembered.
+    let q0 = br#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#;
+    assert!(judge(&mut c, Some((&mut t, c2s)), q0).is_empty());
+    let q4 = br#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#;
+    assert_eq!(
+        rules_of(&judge(&mut c, Some((&mut t, c2s)), q4)),
+        [Rule::ReusedRequestId]
+    );
+}
+
+#[test]
+fn task_result_only_on_declared_tools_call() {
+    let c2s = Direction::ClientToServer;
+    let s2c = Direction::ServerToClient;
+    let task = |id: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"task","taskId":"t-1","status":"working","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":60000}}}}"#
+        )
+    };
+    let declared = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#;
+    let call_declared = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"x","arguments":{{}},{declared}}}}}"#
+    );
+    let call_undeclared =
+        req("tools/call", r#""name":"x","arguments":{},"#).replace(r#""id":1"#, r#""id":2"#);
+    let prompt_declared = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{{"name":"p",{declared}}}}}"#
+    );
+    let mut t = Tracker::new(8);
+    let mut c = Validator::new(Profile::V2026_07_28, c2s);
+    let mut s = Validator::new(Profile::V2026_07_28, s2c);
+    c.enable_tasks_extension();
+    s.enable_tasks_extension();
+    for q in [&call_declared, &call_undeclared, &prompt_declared] {
+        assert!(
+            judge(&mut c, Some((&mut t, c2s)), q.as_bytes()).is_empty(),
+            "{q}"
+        );
+    }
+    // Passing: a task answering the tools/call that declared the extension.
+    let got = judge(&mut s, Some((&mut t, s2c)), task("1").as_bytes());
+    assert!(got.is_empty(), "{got:?}");
+    // Failing: a tools/call that did not declare it, and a prompts/get.
+    for id in ["2", "3"] {
+        assert_eq!(
+            rules_of(&judge(&mut s, Some((&mut t, s2c)), task(id).as_bytes())),
+            [Rule::TaskResultNotAllowed],
+            "id {id}"
+        );
+    }
+}
+
 #[test]
 fn tracker_is_bounded_and_never_guesses_after_eviction() {
     let mut t = Tracker::new(3);
     for i in 0..10 {
-        assert!(!t.on_request(
-            Direction::ClientToServer,
-            format!("n:{i}"),
-            "tools/list",
-            None
-        ));
+        assert_eq!(
+            t.on_request(
+                Direction::ClientToServer,
+                format!("n:{i}"),
+                "tools/list",
+                None,
+                false
+            ),
+            tracker::RequestId::Fresh
+        );
         assert!(t.in_flight(Direction::ClientToServer) <= 3);
     }
     assert_eq!(t.evicted(), 7);

@@ -1,11 +1,11 @@
 //! A bounded table of in-flight request ids per sender (spec digest §2.3): flags a request id
-//! the same sender still has in flight, and a response whose id matches no in-flight request
-//! of the peer.
+//! the same sender still has in flight, a legacy request id the sender already used in this
+//! session, and a response whose id matches no in-flight request of the peer.
 //!
 //! Ids are compared as JSON values: strings after unescaping, integers by their text, and a
 //! string never equals an integer (`1` and `"1"` are different ids).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::{Direction, Revision};
 
@@ -13,6 +13,7 @@ use super::{Direction, Revision};
 struct Entry {
     method: String,
     revision: Option<Revision>,
+    tasks_declared: bool,
     cancelled: bool,
 }
 
@@ -20,6 +21,42 @@ struct Entry {
 struct Side {
     map: HashMap<String, Entry>,
     order: VecDeque<String>,
+    /// Completed legacy request ids of this session (bounded, oldest forgotten first).
+    used: HashSet<String>,
+    used_order: VecDeque<String>,
+}
+
+impl Side {
+    fn remember_used(&mut self, key: String, max: usize) {
+        if self.used.insert(key.clone()) {
+            self.used_order.push_back(key);
+            while self.used.len() > max {
+                match self.used_order.pop_front() {
+                    Some(k) => {
+                        self.used.remove(&k);
+                    }
+                    None => break,
+                }
+            }
+        }
+    }
+}
+
+/// Verdict on a request id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RequestId {
+    /// Not in flight and (legacy) not used before in this session.
+    Fresh,
+    /// The same sender still has a request with this id in flight.
+    InFlight,
+    /// Legacy: the same sender already used this id in this session.
+    Reused,
+}
+
+/// True when `rev` forbids id reuse within a session (every revision before 2026-07-28;
+/// `None` is the legacy union).
+fn legacy(rev: Option<Revision>) -> bool {
+    rev.is_none_or(|r| !r.is_modern())
 }
 
 /// Outcome of matching a response id.
@@ -28,6 +65,8 @@ pub(crate) enum Response {
     Matched {
         method: String,
         revision: Option<Revision>,
+        /// The request's `_meta` client capabilities declared the Tasks extension.
+        tasks_declared: bool,
     },
     /// No such request in flight (and nothing was evicted, so the verdict is sure).
     Unknown,
@@ -40,6 +79,8 @@ pub(crate) enum Response {
 /// When a sender has `max` requests in flight, its oldest is evicted; from then on a
 /// response with an unknown id is no longer reported (the request may have been evicted),
 /// so the tracker never reports a false [`UnknownResponseId`](super::Rule::UnknownResponseId).
+/// For legacy requests it also remembers up to `max` completed ids per sender, to flag
+/// [`ReusedRequestId`](super::Rule::ReusedRequestId); a forgotten id is never reported.
 /// Memory is O(`max`) per sender.
 #[derive(Clone, Debug)]
 pub struct Tracker {
@@ -87,20 +128,27 @@ impl Tracker {
         self.evicted = 0;
     }
 
-    /// Records a request sent on `dir`; returns true when its id duplicates one in flight.
+    /// Records a request sent on `dir` under revision `revision` (`None` = legacy union);
+    /// says whether its id is fresh, in flight, or (legacy) already used in this session.
     pub(crate) fn on_request(
         &mut self,
         dir: Direction,
         key: String,
         method: &str,
         revision: Option<Revision>,
-    ) -> bool {
+        tasks_declared: bool,
+    ) -> RequestId {
         let max = self.max;
         let mut evicted = 0;
         let Some(side) = self.side(dir) else {
-            return false;
+            return RequestId::Fresh;
         };
-        let dup = side.map.get(&key).is_some_and(|e| !e.cancelled);
+        let verdict = match side.map.get(&key) {
+            Some(e) if !e.cancelled => RequestId::InFlight,
+            Some(_) if legacy(revision) => RequestId::Reused,
+            _ if legacy(revision) && side.used.contains(&key) => RequestId::Reused,
+            _ => RequestId::Fresh,
+        };
         if !side.map.contains_key(&key) {
             while side.map.len() >= max {
                 match side.order.pop_front() {
@@ -114,12 +162,13 @@ impl Tracker {
             }
             side.order.push_back(key.clone());
         }
-        if !dup {
+        if verdict != RequestId::InFlight {
             side.map.insert(
                 key,
                 Entry {
                     method: method.to_owned(),
                     revision,
+                    tasks_declared,
                     cancelled: false,
                 },
             );
@@ -129,20 +178,27 @@ impl Tracker {
             side.order.retain(|k| map.contains_key(k));
         }
         self.evicted += evicted;
-        dup
+        verdict
     }
 
     /// Matches a response sent on `dir` against the peer's in-flight requests.
     pub(crate) fn on_response(&mut self, dir: Direction, key: &str) -> Response {
         let evicted = self.evicted;
+        let max = self.max;
         let Some(side) = self.side(dir.reverse()) else {
             return Response::NotTracked;
         };
         match side.map.remove(key) {
-            Some(e) => Response::Matched {
-                method: e.method,
-                revision: e.revision,
-            },
+            Some(e) => {
+                if legacy(e.revision) {
+                    side.remember_used(key.to_owned(), max);
+                }
+                Response::Matched {
+                    method: e.method,
+                    revision: e.revision,
+                    tasks_declared: e.tasks_declared,
+                }
+            }
             None if evicted == 0 => Response::Unknown,
             None => Response::NotTracked,
         }

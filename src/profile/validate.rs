@@ -3,7 +3,7 @@
 use super::meta;
 use super::methods::{self, Lookup};
 use super::msg::{self, Kind, Msg};
-use super::tracker::{Response, Tracker};
+use super::tracker::{RequestId, Response, Tracker};
 use super::{Direction, Era, Profile, Revision, Rule, Validator, Violation};
 use crate::envelope::Shape;
 use crate::error::ErrorKind;
@@ -59,14 +59,24 @@ pub(crate) fn check(
     }
 
     // Match responses first: a response is judged under its request's revision.
-    let mut request: Option<(String, Option<Revision>)> = None;
+    let mut request: Option<Request> = None;
     if let Some((t, dir)) = tracked.as_mut()
         && matches!(m.shape, Shape::Result | Shape::Error)
         && let Some(key) = m.id_key()
     {
         {
             match t.on_response(*dir, &key) {
-                Response::Matched { method, revision } => request = Some((method, revision)),
+                Response::Matched {
+                    method,
+                    revision,
+                    tasks_declared,
+                } => {
+                    request = Some(Request {
+                        method,
+                        revision,
+                        tasks_declared,
+                    })
+                }
                 Response::Unknown => push(
                     out,
                     Rule::UnknownResponseId,
@@ -81,7 +91,7 @@ pub(crate) fn check(
         }
     }
 
-    let rev = effective_revision(v, m, request.as_ref().map(|r| r.1));
+    let rev = effective_revision(v, m, request.as_ref().map(|r| r.revision));
     let strict = rev == Some(Revision::V2026_07_28);
     let dir = v.direction;
 
@@ -100,7 +110,7 @@ pub(crate) fn check(
     match m.shape {
         Shape::Request => check_request(v, m, rev, dir, out),
         Shape::Notification => check_notification(v, m, rev, dir, out),
-        Shape::Result => check_result(v, m, rev, dir, request.as_ref().map(|r| r.0.as_str()), out),
+        Shape::Result => check_result(v, m, rev, dir, request.as_ref(), out),
         Shape::Error => check_error(m, rev, dir, out),
         _ => {}
     }
@@ -113,18 +123,26 @@ pub(crate) fn check(
                     // A legacy `initialize` starts a new session: ids may start over.
                     t.reset();
                 }
-                if let (Some(key), Some(method)) = (m.id_key(), m.method.as_deref())
-                    && t.on_request(dir, key, method, rev)
-                {
-                    push(
-                        out,
-                        Rule::DuplicateRequestId,
-                        m.id.map_or(0, |s| s.start()),
-                        format!(
-                            "request id {} is already in flight",
-                            m.id_text().unwrap_or("?")
+                if let (Some(key), Some(method)) = (m.id_key(), m.method.as_deref()) {
+                    let id_off = m.id.map_or(0, |s| s.start());
+                    let id = m.id_text().unwrap_or("?");
+                    match t.on_request(dir, key, method, rev, declares_tasks(m)) {
+                        RequestId::Fresh => {}
+                        RequestId::InFlight => push(
+                            out,
+                            Rule::DuplicateRequestId,
+                            id_off,
+                            format!("request id {id} is already in flight"),
                         ),
-                    );
+                        RequestId::Reused => push(
+                            out,
+                            Rule::ReusedRequestId,
+                            id_off,
+                            format!(
+                                "request id {id} was already used in this session (legacy revisions never reuse ids)"
+                            ),
+                        ),
+                    }
                 }
             }
             Shape::Notification if m.method.as_deref() == Some("notifications/cancelled") => {
@@ -144,6 +162,22 @@ pub(crate) fn check(
             _ => {}
         }
     }
+}
+
+/// The request a response answers (from the tracker).
+struct Request {
+    method: String,
+    revision: Option<Revision>,
+    tasks_declared: bool,
+}
+
+/// True when the request's `_meta` client capabilities declare the Tasks extension
+/// (`io.modelcontextprotocol/clientCapabilities.extensions["io.modelcontextprotocol/tasks"]`).
+fn declares_tasks(m: &Msg<'_>) -> bool {
+    m.meta_get(meta::CLIENT_CAPABILITIES)
+        .and_then(|caps| msg::get(m.frame, caps, "extensions"))
+        .and_then(|ext| msg::get(m.frame, ext, meta::TASKS_EXTENSION))
+        .is_some()
 }
 
 fn check_batch(
@@ -421,9 +455,10 @@ fn check_result(
     m: &Msg<'_>,
     rev: Option<Revision>,
     dir: Direction,
-    request_method: Option<&str>,
+    request: Option<&Request>,
     out: &mut Vec<Violation>,
 ) {
+    let request_method = request.map(|r| r.method.as_str());
     let strict = rev == Some(Revision::V2026_07_28);
     let roff = m.result.map_or(0, |s| s.start());
     if strict && dir == Direction::ClientToServer {
@@ -487,6 +522,30 @@ fn check_result(
                 format!(
                     "input_required answers {rm:?}; only tools/call, prompts/get and resources/read may"
                 ),
+            );
+        }
+    }
+    if let Some((t, s)) = &rt
+        && t == "task"
+        && let Some(r) = request
+        && v.result_types.iter().any(|d| d == "task")
+    {
+        if r.method != "tools/call" {
+            push(
+                out,
+                Rule::TaskResultNotAllowed,
+                s.start(),
+                format!(
+                    "resultType \"task\" answers {:?}; only tools/call may be answered with a task",
+                    r.method
+                ),
+            );
+        } else if !r.tasks_declared {
+            push(
+                out,
+                Rule::TaskResultNotAllowed,
+                s.start(),
+                "resultType \"task\" answers a tools/call that did not declare the io.modelcontextprotocol/tasks extension",
             );
         }
     }
@@ -671,17 +730,16 @@ fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, tasks_ext: bool, out: &mu
                 format!("_meta key {key:?} breaks the key grammar"),
             ),
             Some((labels, _)) => {
-                if strict
-                    && meta::is_reserved_prefix(r, &labels)
-                    && !meta::KNOWN_2026.contains(&key)
-                    && !(tasks_ext && key.starts_with("io.modelcontextprotocol/"))
+                if meta::is_reserved_prefix(r, &labels)
+                    && !meta::is_defined(r, key)
+                    && !(strict && tasks_ext && key.starts_with("io.modelcontextprotocol/"))
                 {
                     push(
                         out,
                         Rule::ReservedMetaKey,
                         koff,
                         format!(
-                            "_meta key {key:?} uses an MCP-reserved prefix but is not defined by 2026-07-28"
+                            "_meta key {key:?} uses an MCP-reserved prefix but is not defined by {r}"
                         ),
                     );
                 }
