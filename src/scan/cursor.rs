@@ -164,86 +164,23 @@ impl<'f> Cursor<'f> {
         debug_assert_eq!(self.buf[self.pos], b'"');
         let buf = self.buf;
         let start = self.pos + 1;
+        // Short-string fast path: most keys and values are short plain ASCII.
         let mut p = start;
-        let mut escaped = false;
-        let mut high = false;
-        loop {
-            // Short-string fast path: most keys and values end within a few bytes.
-            let (i, h) = self.backend.string_stop(buf, p);
-            high |= h;
-            let Some(&b) = buf.get(i) else {
-                return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
-            };
-            match b {
-                b'"' => {
-                    if high && std::str::from_utf8(&buf[start..i]).is_err() {
-                        let bad = std::str::from_utf8(&buf[start..i])
-                            .unwrap_err()
-                            .valid_up_to();
-                        return Err(err(ErrorKind::InvalidUtf8, start + bad));
-                    }
-                    self.pos = i + 1;
-                    return Ok(StrTok {
-                        start,
-                        end: i,
-                        escaped,
-                    });
-                }
-                b'\\' => {
-                    escaped = true;
-                    p = self.escape(i)?;
-                }
-                _ => return Err(err(ErrorKind::ControlCharacter, i)),
+        let lim = (start + 24).min(buf.len());
+        while p < lim {
+            let b = buf[p];
+            if b == b'"' {
+                self.pos = p + 1;
+                return Ok(StrTok { start, end: p, escaped: false });
             }
-        }
-    }
-
-    /// Validates the escape whose backslash is at `at`; returns the offset after it.
-    fn escape(&self, at: usize) -> Result<usize, Error> {
-        let buf = self.buf;
-        let Some(&c) = buf.get(at + 1) else {
-            return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
-        };
-        match c {
-            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Ok(at + 2),
-            b'u' => {
-                let u = self.hex_at(at + 2)?;
-                match u {
-                    0xD800..=0xDBFF => {
-                        // A high surrogate must be followed by `\u` + a low surrogate.
-                        if buf.get(at + 6) == Some(&b'\\') && buf.get(at + 7) == Some(&b'u') {
-                            let lo = self.hex_at(at + 8)?;
-                            if (0xDC00..=0xDFFF).contains(&lo) {
-                                return Ok(at + 12);
-                            }
-                        } else if at + 8 > buf.len() {
-                            return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
-                        }
-                        Err(err(ErrorKind::LoneSurrogate, at))
-                    }
-                    0xDC00..=0xDFFF => Err(err(ErrorKind::LoneSurrogate, at)),
-                    _ => Ok(at + 6),
-                }
+            if b == b'\\' || b < 0x20 || b >= 0x80 {
+                break;
             }
-            _ => Err(err(ErrorKind::InvalidEscape, at)),
+            p += 1;
         }
-    }
-
-    /// Four hex digits at `at`.
-    fn hex_at(&self, at: usize) -> Result<u16, Error> {
-        let buf = self.buf;
-        match hex4(buf.get(at..).unwrap_or(&[])) {
-            Some(v) => Ok(v),
-            None => {
-                // Distinguish a truncated frame from a bad digit.
-                let avail = &buf[at.min(buf.len())..];
-                if avail.len() < 4 && avail.iter().all(|c| c.is_ascii_hexdigit()) {
-                    Err(err(ErrorKind::UnexpectedEnd, buf.len()))
-                } else {
-                    Err(err(ErrorKind::InvalidEscape, at - 2))
-                }
-            }
-        }
+        let (end, escaped) = self.backend.string_rest(buf, start, p)?;
+        self.pos = end + 1;
+        Ok(StrTok { start, end, escaped })
     }
 
     /// Validates the number token at the cursor (RFC 8259 §6 grammar, length limit, f64
@@ -454,5 +391,51 @@ impl<'f> Cursor<'f> {
         let k = self.string()?;
         self.expect(b':')?;
         Ok(k)
+    }
+}
+
+/// Validates the escape whose backslash is at `at`; returns the offset after it.
+pub(crate) fn escape_slow(buf: &[u8], at: usize) -> Result<usize, Error> {
+    let Some(&c) = buf.get(at + 1) else {
+        return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
+    };
+    match c {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Ok(at + 2),
+        b'u' => {
+            let u = hex_at(buf, at + 2)?;
+            match u {
+                0xD800..=0xDBFF => {
+                    // A high surrogate must be followed by `\u` + a low surrogate.
+                    if buf.get(at + 6) == Some(&b'\\') && buf.get(at + 7) == Some(&b'u') {
+                        let lo = hex_at(buf, at + 8)?;
+                        if (0xDC00..=0xDFFF).contains(&lo) {
+                            return Ok(at + 12);
+                        }
+                    } else if at + 8 > buf.len() {
+                        return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
+                    }
+                    Err(err(ErrorKind::LoneSurrogate, at))
+                }
+                0xDC00..=0xDFFF => Err(err(ErrorKind::LoneSurrogate, at)),
+                _ => Ok(at + 6),
+            }
+        }
+        _ => Err(err(ErrorKind::InvalidEscape, at)),
+    }
+}
+
+/// Four hex digits at `at`.
+fn hex_at(buf: &[u8], at: usize) -> Result<u16, Error> {
+    match hex4(buf.get(at..).unwrap_or(&[])) {
+        Some(v) => Ok(v),
+        None => {
+            // Distinguish a truncated frame from a bad digit.
+            let avail = &buf[at.min(buf.len())..];
+            if avail.len() < 4 && avail.iter().all(|c| c.is_ascii_hexdigit()) {
+                Err(err(ErrorKind::UnexpectedEnd, buf.len()))
+            } else {
+                Err(err(ErrorKind::InvalidEscape, at - 2))
+            }
+        }
     }
 }
