@@ -3,6 +3,7 @@
 
 pub mod human;
 pub mod input;
+pub mod proxy;
 pub mod record;
 pub mod stats;
 
@@ -46,6 +47,9 @@ enum Command {
     Check(CheckArgs),
     /// Histograms of shapes, methods, message sizes, id types and protocol revisions.
     Stats(StatsArgs),
+    /// Validating MCP proxy (stdio; see `mcpwire proxy --help`).
+    #[command(subcommand)]
+    Proxy(proxy::ProxyCommand),
 }
 
 /// Output format.
@@ -157,6 +161,7 @@ pub fn main() -> ExitCode {
             a.common.max_frame_bytes,
             a.common.format,
         ),
+        Command::Proxy(p) => proxy::run(p),
     };
     match r {
         Ok(code) => ExitCode::from(code),
