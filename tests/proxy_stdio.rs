@@ -447,3 +447,34 @@ fn missing_server_command_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start server"));
 }
+
+#[test]
+fn sigterm_waits_for_the_server_then_kills_it_and_writes_the_summary() {
+    if !python() {
+        return;
+    }
+    let mut child = spawn_open(&["--grace", "0.3"], &["--hang"]);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{INIT}\n").as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // Wait for the answer, so the server is up.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 1];
+    stdout.read_exact(&mut first).unwrap();
+    let kill = StdCommand::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    // The server ignores our signal (only the proxy got it) and is killed after the grace.
+    assert_eq!(wait_for(&mut child, Duration::from_secs(20)), Some(137));
+    drop(stdin);
+    let mut err = Vec::new();
+    child.stderr.take().unwrap().read_to_end(&mut err).unwrap();
+    let recs = records(&err);
+    assert!(
+        recs.iter()
+            .any(|r| r["event"] == "note" && r["message"].as_str().unwrap().contains("SIGTERM"))
+    );
+    assert_eq!(summary(&recs)["exit_status"], 137);
+}
