@@ -41,18 +41,70 @@ fn frames() -> Vec<Vec<u8>> {
     out
 }
 
+/// The frames of one size class that we accept (the captures hold a few malformed probes).
+fn class_set<'a>(all: &'a [Vec<u8>], range: &std::ops::RangeInclusive<usize>) -> Vec<&'a [u8]> {
+    all.iter()
+        .filter(|f| range.contains(&f.len()))
+        .map(|f| f.as_slice())
+        .filter(|f| Parser::new().parse(f).is_ok())
+        .collect()
+}
+
+const CLASSES: [(&str, std::ops::RangeInclusive<usize>); 3] = [
+    ("small", 121..=296),
+    ("medium", 2200..=6400),
+    ("large", 116_000..=201_000),
+];
+
+/// Instruction-count mode for callgrind (stable under load, unlike wall time):
+/// `MCPWIRE_SCAN_COUNT=small:11 valgrind --tool=callgrind target/release/deps/scan-*`
+/// parses every frame of the class `N` times with the detected backend (or the backend named
+/// by `MCPWIRE_SCAN_BACKEND`) and exits without running criterion. Instructions per message
+/// = (Ir at N=11 − Ir at N=1) / (10 × frames); the frame count is printed.
+fn count_mode() -> bool {
+    let Ok(spec) = std::env::var("MCPWIRE_SCAN_COUNT") else {
+        return false;
+    };
+    let (name, n) = spec.split_once(':').unwrap_or((spec.as_str(), "1"));
+    let n: usize = n.parse().expect("MCPWIRE_SCAN_COUNT=class:N");
+    let backend = match std::env::var("MCPWIRE_SCAN_BACKEND").as_deref() {
+        Ok("scalar") => Backend::Scalar,
+        Ok("avx512") => Backend::Avx512,
+        Ok("avx2") => Backend::Avx2,
+        _ => Backend::detect(),
+    };
+    let all = frames();
+    let (_, range) = CLASSES
+        .iter()
+        .find(|(c, _)| *c == name)
+        .expect("class: small, medium or large");
+    let set = class_set(&all, range);
+    let p = Parser::new().with_backend(backend);
+    let mut acc = 0usize;
+    for _ in 0..n {
+        for f in &set {
+            let e = p.parse(black_box(f)).unwrap();
+            acc += e.shape() as usize + e.method_span().map_or(0, |s| s.len());
+        }
+    }
+    println!(
+        "{name}: {} frames x {n} with {} (acc {acc})",
+        set.len(),
+        p.backend().name()
+    );
+    true
+}
+
 fn bench(c: &mut Criterion) {
+    if count_mode() {
+        return;
+    }
     let all = frames();
     if all.is_empty() {
         eprintln!("skipped: ../shared/captures not found");
         return;
     }
-    let classes: [(&str, std::ops::RangeInclusive<usize>); 3] = [
-        ("small", 121..=296),
-        ("medium", 2200..=6400),
-        ("large", 116_000..=201_000),
-    ];
-    for (name, range) in classes {
+    for (name, range) in CLASSES {
         // Only frames we accept (the captures hold a few deliberately malformed probes).
         let set: Vec<&[u8]> = all
             .iter()

@@ -450,6 +450,15 @@ pub fn parse(frame: &[u8]) -> Result<Envelope<'_>, Error> {
     Parser::new().parse(frame)
 }
 
+/// Recovers the request id of a frame that [`parse`] rejected, so that an error reply can
+/// still echo it (JSON-RPC 2.0 §5: the response id is the request's id when it could be
+/// read), with [`Limits::DEFAULT`] and the best scan for this CPU.
+///
+/// See [`Parser::recover_id`] for exactly when a span is returned.
+pub fn recover_id(frame: &[u8]) -> Option<Span> {
+    Parser::new().recover_id(frame)
+}
+
 /// A reusable parser configuration (limits; scan backend chosen at run time).
 #[derive(Clone, Copy, Debug)]
 pub struct Parser {
@@ -642,6 +651,76 @@ impl Parser {
     pub fn parse<'f>(&self, frame: &'f [u8]) -> Result<Envelope<'f>, Error> {
         let spans = self.walk(frame)?;
         Ok(Envelope { frame, spans })
+    }
+
+    /// Recovers the span of the depth-1 `id` value (quotes included for a string) of a frame
+    /// that [`Parser::parse`] rejected only because of the duplicate-key policy (a
+    /// duplicated `method`, `params`, `_meta` key, …), so that a gateway can echo the id in
+    /// its -32600 error reply.
+    ///
+    /// Returns `Some` only when all of these hold; otherwise `None` (it never guesses):
+    ///
+    /// * the frame is well-formed JSON (RFC 8259 + UTF-8, nothing after the root value)
+    ///   within this parser's [`Limits`] — duplicate keys anywhere are allowed;
+    /// * the root value is an object with exactly one depth-1 `id` member (keys compared
+    ///   after unescaping, so `"i\u0064"` counts; two `id` members give `None`);
+    /// * its value is a valid id: a string, or a plain integer within ±(2^53−1) (not
+    ///   `null`, a float, an exponent, a bool, an object or an array).
+    ///
+    /// For a frame that [`Parser::parse`] accepts it gives the same span as
+    /// [`Envelope::id_span`] when that id is a valid string or integer id. The frame is read
+    /// once, front to back; no allocation unless a key has escapes.
+    pub fn recover_id(&self, frame: &[u8]) -> Option<Span> {
+        let l = &self.limits;
+        if frame.len() > l.max_frame_len
+            || frame.len() > u32::MAX as usize
+            || frame.starts_with(&[0xEF, 0xBB, 0xBF])
+        {
+            return None;
+        }
+        let mut c = Cursor::new(frame, self.backend, l.max_depth, l.max_number_len);
+        if c.next_token().ok()? != b'{' {
+            return None;
+        }
+        c.check_depth(1).ok()?;
+        c.pos += 1;
+        let mut id: Option<Span> = None;
+        let mut ids = 0usize;
+        if c.next_token().ok()? == b'}' {
+            c.pos += 1;
+        } else {
+            loop {
+                let k = c.key().ok()?;
+                let is_id = key_index(frame, k, &[b"id"]).is_some();
+                c.next_token().ok()?;
+                let start = c.pos;
+                c.skip_value(1).ok()?;
+                if is_id {
+                    ids += 1;
+                    id = Some(Span::new(start, c.pos));
+                }
+                match c.next_token().ok()? {
+                    b',' => {
+                        c.pos += 1;
+                        c.skip_ws();
+                    }
+                    b'}' => {
+                        c.pos += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        c.skip_ws();
+        if c.pos != frame.len() || ids != 1 {
+            return None;
+        }
+        let span = id?;
+        match id_form(span.slice(frame)) {
+            IdForm::Str | IdForm::Int(_) => Some(span),
+            IdForm::Null | IdForm::Bad => None,
+        }
     }
 
     fn walk(&self, frame: &[u8]) -> Result<Spans, Error> {
