@@ -70,6 +70,16 @@ impl Span {
             end: end as u32,
         }
     }
+    /// A span from the walk, whose offsets are inside a frame already checked to be at
+    /// most `u32::MAX` bytes long (no check in release builds).
+    #[inline(always)]
+    fn at(start: usize, end: usize) -> Self {
+        debug_assert!(start <= end && end <= u32::MAX as usize);
+        Self {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
     /// First byte offset.
     #[inline]
     pub const fn start(&self) -> usize {
@@ -497,6 +507,20 @@ impl Inner {
             Inner::Error => &[b"code", b"message", b"data"],
         }
     }
+    /// [`Inner::keys`] lookup on raw key bytes.
+    #[inline(always)]
+    fn exact(self, raw: &[u8]) -> Option<usize> {
+        match (self, raw) {
+            (Inner::Params, b"name") | (Inner::Result, b"resultType") | (Inner::Error, b"code") => {
+                Some(0)
+            }
+            (Inner::Params, b"uri") | (Inner::Result, b"_meta") | (Inner::Error, b"message") => {
+                Some(1)
+            }
+            (Inner::Params, b"_meta") | (Inner::Error, b"data") => Some(2),
+            _ => None,
+        }
+    }
     fn meta_index(self) -> Option<usize> {
         match self {
             Inner::Params => Some(2),
@@ -518,17 +542,35 @@ impl Inner {
     }
 }
 
-/// Index of the key token `k` in `names`, compared after unescaping.
-#[inline]
-fn key_index(frame: &[u8], k: StrTok, names: &[&[u8]]) -> Option<usize> {
+/// Index of the key token `k` in `names`, compared after unescaping. `exact` is the same
+/// lookup on raw (unescaped) key bytes, written as a `match` on byte-string patterns so it
+/// compiles to a length switch plus one or two word compares.
+#[inline(always)]
+fn key_index(
+    frame: &[u8],
+    k: StrTok,
+    names: &[&[u8]],
+    exact: impl Fn(&[u8]) -> Option<usize>,
+) -> Option<usize> {
     let raw = &frame[k.start..k.end];
     if !k.escaped {
-        // Length first, then the bytes: no `memcmp` call for the short envelope names.
-        names
-            .iter()
-            .position(|n| n.len() == raw.len() && n.iter().zip(raw).all(|(a, b)| a == b))
+        exact(raw)
     } else {
         names.iter().position(|n| eq_decoded(raw, true, n))
+    }
+}
+
+/// [`TOP_KEYS`] lookup on raw key bytes.
+#[inline(always)]
+fn top_key(raw: &[u8]) -> Option<usize> {
+    match raw {
+        b"jsonrpc" => Some(K_JSONRPC),
+        b"id" => Some(K_ID),
+        b"method" => Some(K_METHOD),
+        b"params" => Some(K_PARAMS),
+        b"result" => Some(K_RESULT),
+        b"error" => Some(K_ERROR),
+        _ => None,
     }
 }
 
@@ -691,13 +733,13 @@ impl Parser {
         } else {
             loop {
                 let k = c.key().ok()?;
-                let is_id = key_index(frame, k, &[b"id"]).is_some();
+                let is_id = key_index(frame, k, &[b"id"], |r| (r == b"id").then_some(0)).is_some();
                 c.next_token().ok()?;
                 let start = c.pos;
                 c.skip_value(1).ok()?;
                 if is_id {
                     ids += 1;
-                    id = Some(Span::new(start, c.pos));
+                    id = Some(Span::at(start, c.pos));
                 }
                 match c.next_token().ok()? {
                     b',' => {
@@ -745,7 +787,7 @@ impl Parser {
         } else {
             c.skip_value(0)?;
         }
-        spans.root = Span::new(start, c.pos);
+        spans.root = Span::at(start, c.pos);
         c.skip_ws();
         if c.pos != frame.len() {
             return Err(Error::new(ErrorKind::TrailingCharacters, c.pos));
@@ -765,11 +807,13 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
         return Ok(());
     }
     let mut seen = 0u8;
-    let mut others = KeySet::new(frame);
+    // Depth-1 keys other than the envelope keys are rare: set up their duplicate check only
+    // when the first one appears.
+    let mut others: Option<KeySet<'_>> = None;
     loop {
         let kstart = c.pos;
         let k = c.key()?;
-        match key_index(frame, k, &TOP_KEYS) {
+        match key_index(frame, k, &TOP_KEYS, top_key) {
             Some(i) => {
                 if seen & 1 << i != 0 {
                     return Err(Error::new(ErrorKind::DuplicateKey, kstart));
@@ -785,7 +829,7 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
                         c.skip_value(1)?;
                     }
                 }
-                let span = Some(Span::new(vs, c.pos));
+                let span = Some(Span::at(vs, c.pos));
                 match i {
                     K_JSONRPC => spans.jsonrpc = Slot::new(span),
                     K_ID => spans.id = Slot::new(span),
@@ -796,13 +840,13 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
                 }
             }
             None => {
-                if !others.insert(k) {
+                if !others.get_or_insert_with(|| KeySet::new(frame)).insert(k) {
                     return Err(Error::new(ErrorKind::DuplicateKey, kstart));
                 }
                 if spans.case_variant_key.get().is_none() {
                     let key = decode_bytes(&frame[k.start..k.end], k.escaped);
                     if TOP_KEYS.iter().any(|n| folds_to(&key, n)) {
-                        spans.case_variant_key = Slot::new(Some(Span::new(k.start, k.end)));
+                        spans.case_variant_key = Slot::new(Some(Span::at(k.start, k.end)));
                     }
                 }
                 c.skip_value(1)?;
@@ -837,7 +881,7 @@ fn walk_inner(c: &mut Cursor<'_>, spans: &mut Spans, which: Inner) -> Result<(),
     loop {
         let kstart = c.pos;
         let k = c.key()?;
-        match key_index(frame, k, names) {
+        match key_index(frame, k, names, |r| which.exact(r)) {
             Some(i) => {
                 if seen & 1 << i != 0 {
                     return Err(Error::new(ErrorKind::DuplicateKey, kstart));
@@ -850,7 +894,7 @@ fn walk_inner(c: &mut Cursor<'_>, spans: &mut Spans, which: Inner) -> Result<(),
                 } else {
                     c.skip_value(2)?;
                 }
-                *which.slot(spans, i) = Slot::new(Some(Span::new(vs, c.pos)));
+                *which.slot(spans, i) = Slot::new(Some(Span::at(vs, c.pos)));
             }
             None => {
                 c.skip_value(2)?;
@@ -974,9 +1018,10 @@ fn classify(frame: &[u8], spans: &mut Spans) {
             );
         };
         let raw = v.slice(frame);
-        if !(raw.len() >= 2
-            && raw[0] == b'"'
-            && eq_decoded(&raw[1..raw.len() - 1], raw.contains(&b'\\'), b"2.0"))
+        if raw != b"\"2.0\""
+            && !(raw.len() >= 2
+                && raw[0] == b'"'
+                && eq_decoded(&raw[1..raw.len() - 1], raw.contains(&b'\\'), b"2.0"))
         {
             break 'c (Shape::Invalid, Some((ErrorKind::JsonrpcVersion, v.start())));
         }

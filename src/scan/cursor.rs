@@ -135,8 +135,17 @@ impl<'f> Cursor<'f> {
     }
 
     /// Skips JSON whitespace (space, tab, LF, CR only: RFC 8259 §2).
-    #[inline]
+    #[inline(always)]
     pub fn skip_ws(&mut self) {
+        // Compact frames (the common case) have no whitespace between tokens: one compare.
+        if matches!(self.buf.get(self.pos), Some(&b) if b > b' ') {
+            return;
+        }
+        self.skip_ws_slow();
+    }
+
+    #[inline(never)]
+    fn skip_ws_slow(&mut self) {
         while let Some(&b) = self.buf.get(self.pos) {
             if !is_ws(b) {
                 break;
@@ -146,10 +155,15 @@ impl<'f> Cursor<'f> {
     }
 
     /// Skips whitespace and returns the next byte (error at the end of the frame).
-    #[inline]
+    #[inline(always)]
     pub fn next_token(&mut self) -> Result<u8, Error> {
-        self.skip_ws();
-        self.peek()
+        match self.buf.get(self.pos) {
+            Some(&b) if b > b' ' => Ok(b),
+            _ => {
+                self.skip_ws_slow();
+                self.peek()
+            }
+        }
     }
 
     /// Expects `want` after optional whitespace and consumes it.
@@ -178,6 +192,38 @@ impl<'f> Cursor<'f> {
         debug_assert_eq!(self.buf[self.pos], b'"');
         let buf = self.buf;
         let start = self.pos + 1;
+        // Short-string fast path (SSE2, 16 bytes per step; SSE2 is part of the x86-64
+        // baseline): most keys and values are short plain ASCII and end within 32 bytes.
+        // Not used by the scalar backend, which stays the portable oracle.
+        #[cfg(target_arch = "x86_64")]
+        if self.backend != Backend::Scalar {
+            let mut p = start;
+            let lim = (start + 32).min(buf.len().saturating_sub(15));
+            while p < lim {
+                let m = super::block::x86::special_mask_sse2(buf, p);
+                if m != 0 {
+                    let i = p + m.trailing_zeros() as usize;
+                    if buf.get(i) == Some(&b'"') {
+                        self.pos = i + 1;
+                        return Ok(StrTok {
+                            start,
+                            end: i,
+                            escaped: false,
+                        });
+                    }
+                    p = i;
+                    break;
+                }
+                p += 16;
+            }
+            let (end, escaped) = self.backend.string_rest(buf, start, p.min(buf.len()))?;
+            self.pos = end + 1;
+            return Ok(StrTok {
+                start,
+                end,
+                escaped,
+            });
+        }
         // Short-string fast path (SWAR, 8 bytes per step): most keys and values are short
         // plain ASCII and end within a few words.
         let mut p = start;
