@@ -822,9 +822,9 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
                 let v = c.next_token()?;
                 let vs = c.pos;
                 match (i, v) {
-                    (K_PARAMS, b'{') => walk_inner(c, spans, Inner::Params)?,
-                    (K_RESULT, b'{') => walk_inner(c, spans, Inner::Result)?,
-                    (K_ERROR, b'{') => walk_inner(c, spans, Inner::Error)?,
+                    (K_PARAMS, b'{') => walk_inner::<0>(c, spans)?,
+                    (K_RESULT, b'{') => walk_inner::<1>(c, spans)?,
+                    (K_ERROR, b'{') => walk_inner::<2>(c, spans)?,
                     _ => {
                         c.skip_value(1)?;
                     }
@@ -868,7 +868,15 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
 
 /// Walks `params`, `result` or `error` (cursor at `{`, depth 2), recording its inspected
 /// members and rejecting duplicates of those.
-fn walk_inner(c: &mut Cursor<'_>, spans: &mut Spans, which: Inner) -> Result<(), Error> {
+///
+/// `W` selects the object (0 `params`, 1 `result`, 2 `error`) at compile time so that each
+/// instance's key lookup is specialised.
+fn walk_inner<const W: u8>(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
+    let which = match W {
+        0 => Inner::Params,
+        1 => Inner::Result,
+        _ => Inner::Error,
+    };
     let frame = c.buf;
     c.check_depth(2)?;
     c.pos += 1;

@@ -275,6 +275,18 @@ pub(crate) mod x86 {
         _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(q, bs), ctl)) as u32
     }
 
+    /// [`special_mask_sse2`] for the fewer than 16 bytes from `at` to the end of `buf`
+    /// (`buf.len() >= 16`): loads the last 16 bytes of `buf` and shifts away those before
+    /// `at`. Bits at and above `buf.len() - at` are zero.
+    #[inline(always)]
+    pub(crate) fn special_mask_sse2_tail(buf: &[u8], at: usize) -> u32 {
+        let len = buf.len();
+        if len < 16 || at >= len || at + 16 <= len {
+            return special_mask_sse2(buf, at.min(len));
+        }
+        special_mask_sse2(buf, len - 16) >> (at + 16 - len)
+    }
+
     /// AVX2 masks of the 64-byte block at `p`.
     ///
     /// # Safety

@@ -216,6 +216,25 @@ impl<'f> Cursor<'f> {
                 }
                 p += 16;
             }
+            if p >= lim && p + 16 > buf.len() && buf.len() >= 16 && p < buf.len() {
+                // Fewer than 16 bytes left (a string near the end of the frame): one load
+                // of the frame's last 16 bytes.
+                let m = super::block::x86::special_mask_sse2_tail(buf, p);
+                if m != 0 {
+                    let i = p + m.trailing_zeros() as usize;
+                    if buf.get(i) == Some(&b'"') {
+                        self.pos = i + 1;
+                        return Ok(StrTok {
+                            start,
+                            end: i,
+                            escaped: false,
+                        });
+                    }
+                    p = i;
+                } else {
+                    p = buf.len();
+                }
+            }
             let (end, escaped) = self.backend.string_rest(buf, start, p.min(buf.len()))?;
             self.pos = end + 1;
             return Ok(StrTok {
@@ -426,19 +445,24 @@ impl<'f> Cursor<'f> {
     #[inline(never)]
     fn skip_container(&mut self, depth: usize) -> Result<(), Error> {
         let mut stack = BitStack::new();
+        // The kind of the innermost open container (cached: read after every value).
+        let mut object = false;
         let mut c = self.buf[self.pos];
         loop {
             // `c` is the first byte of a value at `self.pos` (a member's key is consumed).
             match c {
                 b'{' | b'[' => {
                     self.check_depth(depth + stack.len + 1)?;
-                    let object = c == b'{';
+                    object = c == b'{';
                     stack.push(object);
                     self.pos += 1;
                     let n = self.next_token()?;
                     if n == if object { b'}' } else { b']' } {
                         self.pos += 1;
                         stack.pop();
+                        if stack.len != 0 {
+                            object = stack.top_is_object();
+                        }
                     } else {
                         if object {
                             self.key()?;
@@ -462,7 +486,6 @@ impl<'f> Cursor<'f> {
                     return Ok(());
                 }
                 let n = self.next_token()?;
-                let object = stack.top_is_object();
                 if n == b',' {
                     self.pos += 1;
                     if object {
@@ -477,6 +500,9 @@ impl<'f> Cursor<'f> {
                 }
                 self.pos += 1;
                 stack.pop();
+                if stack.len != 0 {
+                    object = stack.top_is_object();
+                }
             }
         }
     }
@@ -542,6 +568,52 @@ fn hex_at(buf: &[u8], at: usize) -> Result<u16, Error> {
 #[cfg(test)]
 mod tests {
     use super::special_bytes;
+    use super::{Backend, Cursor};
+
+    /// The string fast paths (SSE2 16-byte loads, the tail load near the frame end, SWAR)
+    /// agree with the scalar backend for a string token at every distance from the frame
+    /// end, closed or not, with each kind of special byte at every position.
+    #[test]
+    fn string_fast_paths_agree_at_every_end_distance() {
+        let specials: [&[u8]; 7] = [
+            b"\"",
+            b"\\n",
+            b"\\u00e9",
+            b"\x01",
+            b"\xc3\xa9",
+            b"\xff",
+            b"\\q",
+        ];
+        for lead in [0usize, 1, 5, 15, 16, 17, 40] {
+            for len in 0..40usize {
+                for at in 0..=len {
+                    for sp in specials {
+                        for close in [false, true] {
+                            let mut f = vec![b' '; lead];
+                            f.push(b'"');
+                            let mut body = vec![b'a'; len];
+                            if at < len {
+                                body.splice(at..at + 1, sp.iter().copied());
+                            }
+                            f.extend_from_slice(&body);
+                            if close {
+                                f.push(b'"');
+                            }
+                            let run = |b: Backend| {
+                                let mut c = Cursor::new(&f, b, 128, 1024);
+                                c.pos = lead;
+                                c.string().map(|t| (t, c.pos))
+                            };
+                            let want = run(Backend::Scalar);
+                            for b in Backend::available() {
+                                assert_eq!(run(b), want, "{b:?} {:?}", String::from_utf8_lossy(&f));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     fn naive(w: u64) -> Option<u32> {
         w.to_le_bytes()
