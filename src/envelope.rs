@@ -691,8 +691,12 @@ impl Parser {
     /// more than 16 keys whose duplicates must be checked. Error offsets are bytes from the
     /// start of `frame`.
     pub fn parse<'f>(&self, frame: &'f [u8]) -> Result<Envelope<'f>, Error> {
-        let spans = self.walk(frame)?;
-        Ok(Envelope { frame, spans })
+        let mut env = Envelope {
+            frame,
+            spans: Spans::default(),
+        };
+        self.walk(frame, &mut env.spans)?;
+        Ok(env)
     }
 
     /// Recovers the span of the depth-1 `id` value (quotes included for a string) of a frame
@@ -765,7 +769,8 @@ impl Parser {
         }
     }
 
-    fn walk(&self, frame: &[u8]) -> Result<Spans, Error> {
+    #[inline(always)]
+    fn walk(&self, frame: &[u8], spans: &mut Spans) -> Result<(), Error> {
         let l = &self.limits;
         if frame.len() > l.max_frame_len || frame.len() > u32::MAX as usize {
             return Err(Error::new(
@@ -777,13 +782,12 @@ impl Parser {
             return Err(Error::new(ErrorKind::Bom, 0));
         }
         let mut c = Cursor::new(frame, self.backend, l.max_depth, l.max_number_len);
-        let mut spans = Spans::default();
         let Ok(first) = c.next_token() else {
             return Err(Error::new(ErrorKind::Empty, 0));
         };
         let start = c.pos;
         if first == b'{' {
-            walk_envelope(&mut c, &mut spans)?;
+            walk_envelope(&mut c, spans)?;
         } else {
             c.skip_value(0)?;
         }
@@ -792,8 +796,8 @@ impl Parser {
         if c.pos != frame.len() {
             return Err(Error::new(ErrorKind::TrailingCharacters, c.pos));
         }
-        classify(frame, &mut spans);
-        Ok(spans)
+        classify(frame, spans);
+        Ok(())
     }
 }
 

@@ -514,6 +514,11 @@ impl<'f> Cursor<'f> {
             return Err(err(ErrorKind::UnexpectedByte, self.pos));
         }
         let k = self.string()?;
+        // Compact frames: the colon follows the key directly.
+        if self.buf.get(self.pos) == Some(&b':') {
+            self.pos += 1;
+            return Ok(k);
+        }
         self.expect(b':')?;
         Ok(k)
     }
