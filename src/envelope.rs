@@ -29,6 +29,9 @@
 //!   Option<Members<'f>>` (iterator of [`Member`]; `meta()` = params._meta for requests and
 //!   notifications, result._meta for results).
 //! * `batch_elements() -> Option<impl Iterator<Item = Span>>` for [`Shape::Batch`].
+//! * free function `recover_id(frame) -> Option<Span>` / [`Parser::recover_id`]: the depth-1
+//!   `id` of a frame that `parse` rejected only by the duplicate-key policy (for error
+//!   replies); `None` unless the frame is otherwise well-formed and has exactly one valid id.
 //! * free function `members(frame, object_span) -> Members<'f>`: iterate the depth-1 members
 //!   of any object value inside an already validated frame (used by the profile layer for
 //!   `params.arguments`, `result.ttlMs`, …).

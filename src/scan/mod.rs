@@ -16,7 +16,9 @@
 //!   masks, which the tests check at every offset. The string loop walks the stop bits of a
 //!   block (simple escapes without reloading it) and validates UTF-8 of any string holding a
 //!   non-ASCII byte (simdutf8 on the SIMD backends, `std` on the scalar one: same verdict).
-//! * `cursor`: the validating walk (safe code): a SWAR fast path for short strings, escapes
+//! * `cursor`: the validating walk (safe code; the SSE2 load is in `block`): a short-string fast
+//!   path (SSE2 16-byte loads on the SIMD backends, SWAR 8-byte words on the scalar one,
+//!   each stopping at the first `"`, `\`, control or non-ASCII byte), escapes
 //!   (`\u` surrogate pairing), numbers (RFC 8259 §6 grammar, token length limit, f64
 //!   overflow), literals, whitespace, structural characters and an iterative
 //!   (non-recursive) container walk with a depth limit. Structure-dense bytes are read by
