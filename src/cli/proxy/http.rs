@@ -424,10 +424,10 @@ async fn forward(
     let kind = if tap {
         match media_type(&parts.headers).as_deref() {
             Some("text/event-stream") => Some(TapKind::Sse {
-                framer: SseFramer::with_limits(
+                framer: Box::new(SseFramer::with_limits(
                     p.max_frame,
                     p.max_frame.saturating_add(LINE_OVERHEAD),
-                ),
+                )),
                 buf: BytesMut::new(),
             }),
             Some("application/json") => Some(TapKind::Json {
@@ -487,7 +487,10 @@ impl Body for Prefixed {
 /// How a response body is validated while it streams through.
 enum TapKind {
     /// `text/event-stream`: the SSE framer and the bytes not yet consumed by it.
-    Sse { framer: SseFramer, buf: BytesMut },
+    Sse {
+        framer: Box<SseFramer>,
+        buf: BytesMut,
+    },
     /// `application/json`: the body so far (up to the frame limit) and its total length.
     Json { buf: Vec<u8>, len: u64 },
 }
