@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Interop tests of `mcpwire proxy stdio` with real MCP peers (issue 8): the official Python SDK
-# (PyPI `mcp` 2.x) as client, `@modelcontextprotocol/server-everything` (npm) and a small
-# Python SDK server as servers. Installs the peers into target/interop from the registries;
+# Interop tests of `mcpwire proxy stdio` and `mcpwire proxy http` with real MCP peers (issue 8):
+# the official Python SDK (PyPI `mcp` 2.x) as client, `@modelcontextprotocol/server-everything`
+# (npm, stdio) and a small Python SDK server (stdio, and Streamable HTTP with SSE or JSON
+# responses) as servers. Installs the peers into target/interop from the registries;
 # skips (exit 0, with a clear message) only when a registry cannot be reached.
 set -euo pipefail
 cd "$(dirname "$0")/.."

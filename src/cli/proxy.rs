@@ -11,6 +11,7 @@
 //! is decided by [`judge::Judge`] (shared by both transports) and logged as jsonl by
 //! [`log::Log`].
 
+pub mod http;
 pub mod judge;
 pub mod log;
 pub mod stdio;
@@ -32,6 +33,14 @@ pub enum ProxyCommand {
     /// rejected notifications are dropped; every violation is logged as jsonl. Exit status:
     /// the server's (128 + signal number when it was killed by a signal).
     Stdio(stdio::StdioArgs),
+    /// Streamable HTTP reverse proxy: listen on a loopback address and forward to the
+    /// upstream MCP endpoint, validating every POST body (and its mirrored headers) and every
+    /// response message.
+    ///
+    /// A rejected POST is answered with its JSON-RPC error reply (HTTP 400, 404, 413 …) and
+    /// never forwarded; responses (JSON or SSE) stream through unchanged and their violations
+    /// are logged. Runs until SIGINT / SIGTERM, then writes the summary record.
+    Http(http::HttpArgs),
 }
 
 /// Options common to both transports.
@@ -62,5 +71,56 @@ fn parse_profile(s: &str) -> Result<Profile, String> {
 pub fn run(cmd: ProxyCommand) -> io::Result<u8> {
     match cmd {
         ProxyCommand::Stdio(a) => stdio::run(a),
+        ProxyCommand::Http(a) => http::run(a),
+    }
+}
+
+/// The termination signals the proxies react to: SIGTERM and SIGINT on Unix, Ctrl-C
+/// elsewhere.
+pub struct Signals {
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    /// Installs the handlers (needs a running tokio runtime with signals enabled).
+    ///
+    /// # Errors
+    /// The OS refused to install a handler.
+    pub fn new() -> io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Self {
+                term: signal(SignalKind::terminate())?,
+                int: signal(SignalKind::interrupt())?,
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            Ok(Self {})
+        }
+    }
+
+    /// Waits for the next signal; returns its name (`"SIGTERM"`, `"SIGINT"`, or `"Ctrl-C"`
+    /// off Unix).
+    pub async fn recv(&mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.term.recv() => "SIGTERM",
+                _ = self.int.recv() => "SIGINT",
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            match tokio::signal::ctrl_c().await {
+                Ok(()) => "Ctrl-C",
+                // No handler could be installed: never resolve, as with no signal at all.
+                Err(_) => std::future::pending().await,
+            }
+        }
     }
 }

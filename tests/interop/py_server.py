@@ -3,8 +3,10 @@
 Tools cover plain results, structured output, errors, progress, logging, a slow call (for
 cancellation) and elicitation, sampling and roots round trips (input_required results on
 2026-07-28, server-to-client requests on legacy revisions); plus one resource, one resource
-template and one prompt. Runs on stdio.
+template and one prompt. Runs on stdio, or with `--http PORT` as a Streamable HTTP server on
+http://127.0.0.1:PORT/mcp (SSE responses; `--json-response` for plain JSON ones).
 """
+import sys
 from typing import Annotated
 
 import anyio
@@ -107,4 +109,13 @@ def greet(name: str) -> str:
 
 
 if __name__ == "__main__":
-    server.run("stdio")
+    if "--http" in sys.argv:
+        port = int(sys.argv[sys.argv.index("--http") + 1])
+        server.run(
+            "streamable-http",
+            host="127.0.0.1",
+            port=port,
+            json_response="--json-response" in sys.argv,
+        )
+    else:
+        server.run("stdio")

@@ -3,6 +3,9 @@ its normalised results as JSON, so a direct session and one through `mcpwire pro
 be compared.
 
   python session.py --mode auto|legacy --out RESULTS.json -- SERVER [ARGS...]
+  python session.py --mode auto|legacy --out RESULTS.json -- http://HOST:PORT/mcp
+
+(the second form runs the session over Streamable HTTP against a running server).
 
 The session: connect (auto = server/discover, falling back to initialize; legacy =
 initialize), list every tool and call each one with arguments built from its input schema,
@@ -111,7 +114,10 @@ async def run(server_cmd, mode, out_path):
     async def on_progress(progress, total, message):
         notes["progress"] += 1
 
-    params = StdioServerParameters(command=server_cmd[0], args=server_cmd[1:])
+    if len(server_cmd) == 1 and server_cmd[0].startswith("http://"):
+        params = server_cmd[0]
+    else:
+        params = StdioServerParameters(command=server_cmd[0], args=server_cmd[1:])
     results = {"tools": {}, "resources": {}, "templates": [], "prompts": {}}
     async with Client(
         params,

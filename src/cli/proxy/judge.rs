@@ -12,6 +12,12 @@
 //! | not JSON, not a JSON-RPC message, batch, oversize (client → server) | answered to the client with the error reply (no id when none can be read) |
 //! | the same, server → client | dropped |
 //! | unterminated last line | dropped |
+//!
+//! On Streamable HTTP ([`Judge::http_replies`]) every rejected client-to-server POST body is
+//! answered with [`error_reply`] (the HTTP request needs an answer; a notification or response
+//! body gets the reply without an id), and server-to-client frames are only observed
+//! ([`Judge::observe`]): the proxy streams them through unchanged and logs violations with
+//! action `forwarded`.
 
 use mcpwire::codec::FrameFault;
 use mcpwire::error::{ErrorKind, INTERNAL_ERROR};
@@ -45,6 +51,7 @@ pub struct Judge {
     /// The log (and its counters).
     pub log: Log,
     monitor: bool,
+    http_replies: bool,
     scratch: Vec<Violation>,
 }
 
@@ -63,8 +70,31 @@ impl Judge {
             session: Session::new(profile, max_in_flight),
             log,
             monitor,
+            http_replies: false,
             scratch: Vec::new(),
         }
+    }
+
+    /// Streamable HTTP policy: every rejected client-to-server frame gets an
+    /// [`Action::Reply`] (never [`Action::Drop`] or [`Action::Replace`]).
+    pub fn http_replies(mut self) -> Self {
+        self.http_replies = true;
+        self
+    }
+
+    /// Judges a frame like [`Judge::judge`] but always returns [`Action::Forward`]: the frame
+    /// has already been (or is being) passed on unchanged, so violations are only logged
+    /// (action `forwarded`) and counted.
+    pub fn observe(
+        &mut self,
+        dir: Direction,
+        offset: u64,
+        bytes: &[u8],
+        parsed: Result<Envelope<'_>, FrameFault>,
+    ) {
+        let monitor = std::mem::replace(&mut self.monitor, true);
+        let _ = self.judge(dir, offset, bytes, parsed, None);
+        self.monitor = monitor;
     }
 
     fn stats(&mut self, dir: Direction) -> &mut DirStats {
@@ -230,6 +260,13 @@ impl Judge {
 
     fn reject(&mut self, dir: Direction, env: &Envelope<'_>, out: &[Violation]) -> Action {
         let first = &out[0];
+        if self.http_replies && dir == Direction::ClientToServer && env.shape() != Shape::Request {
+            let r = error_reply(Some(env), first);
+            return Action::Reply {
+                body: r.body,
+                http_status: r.http_status,
+            };
+        }
         match env.shape() {
             Shape::Request => {
                 let r = error_reply(Some(env), first);

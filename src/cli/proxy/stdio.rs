@@ -11,7 +11,7 @@
 //! other direction.
 //!
 //! Shutdown: when the client closes our stdin, we close the server's stdin and wait for the
-//! server to exit (`--grace` seconds, then kill it). On SIGTERM / SIGINT (SDK clients signal
+//! server to exit (`--grace` seconds, then kill it). On SIGTERM / SIGINT (Ctrl-C off Unix; SDK clients signal
 //! the whole process group, so the server usually got it too) we wait the same way. Either
 //! way the summary record is written. When the server closes its stdout (it
 //! exited), we flush what is left to the client and exit with the server's exit status
@@ -30,13 +30,12 @@ use mcpwire::profile::Direction;
 use mcpwire::{Limits, Parser};
 use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 use tokio_util::codec::Decoder;
 
-use super::CommonProxyArgs;
 use super::judge::{Action, Judge};
 use super::log::Log;
+use super::{CommonProxyArgs, Signals};
 
 /// Capacity of the channel in front of each writer, in messages.
 const CHANNEL: usize = 256;
@@ -170,8 +169,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     // SIGTERM / SIGINT (an SDK client ending the session kills our process group): the
     // server usually got the same signal; give it the grace period, then kill it, and still
     // write the summary.
-    let mut sigterm = signal(SignalKind::terminate())?;
-    let mut sigint = signal(SignalKind::interrupt())?;
+    let mut signals = Signals::new()?;
     let mut client_closed = false;
     let mut killed = false;
     let deadline = tokio::time::sleep(Duration::MAX / 4);
@@ -185,14 +183,9 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
                 client_closed = true;
                 deadline.as_mut().reset(tokio::time::Instant::now() + grace);
             }
-            _ = sigterm.recv(), if !client_closed => {
+            name = signals.recv(), if !client_closed => {
                 client_closed = true;
-                note(&judge, "SIGTERM received: waiting for the server to exit");
-                deadline.as_mut().reset(tokio::time::Instant::now() + grace);
-            }
-            _ = sigint.recv(), if !client_closed => {
-                client_closed = true;
-                note(&judge, "SIGINT received: waiting for the server to exit");
+                note(&judge, &format!("{name} received: waiting for the server to exit"));
                 deadline.as_mut().reset(tokio::time::Instant::now() + grace);
             }
             _ = &mut deadline, if client_closed => {

@@ -1,0 +1,634 @@
+//! `mcpwire proxy http --listen IP:PORT --upstream URL`: the Streamable HTTP transport (spec
+//! digest §7.2 for 2026-07-28, §7.3 for the legacy revisions).
+//!
+//! A reverse proxy in front of one MCP endpoint. The endpoint is the path of `--upstream`
+//! (e.g. `/mcp`); every request is forwarded to the upstream's authority with its own path
+//! and query, its method and its headers (hop-by-hop headers removed, RFC 9110 §7.6.1).
+//!
+//! * `POST` to the endpoint (client to server): the body is read in full (it is one JSON-RPC
+//!   message), up to `--max-body-bytes`; a larger body (by `Content-Length` up front, or while
+//!   streaming one without it) is answered 413 with the `frame-too-large` error reply. The
+//!   body is validated with the session's client-to-server validator and its mirrored
+//!   headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`) with
+//!   [`mcpwire::profile::check_headers`]. A rejected body is answered with
+//!   [`mcpwire::profile::error_reply`] for its first violation at that reply's HTTP status
+//!   (400 for -32700, -32600, -32602, -32020 …) and is never forwarded; an accepted body is
+//!   forwarded byte-exact.
+//! * The upstream's response to such a POST streams back unchanged, chunk by chunk as it
+//!   arrives (nothing is held back to wait for a whole response). On the way it is framed
+//!   and validated as server-to-client traffic: `text/event-stream` bodies event by event
+//!   ([`SseFramer`]; events without data, such as legacy priming events, and events of a type
+//!   other than `message` are not messages), `application/json` bodies as one message at
+//!   their end. Violations are logged with action `forwarded`.
+//! * Everything else (`GET` streams, `DELETE`, other paths, other methods) is forwarded
+//!   untouched both ways, without validation.
+//!
+//! `--monitor` forwards rejected bodies too (oversize ones included, streamed on as they
+//! arrive). The proxy runs until SIGINT / SIGTERM (Ctrl-C off Unix), then writes the summary
+//! record and exits 0. Upstream failures are answered 502 and logged as `note` records.
+
+use std::convert::Infallible;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use bytes::{Buf, Bytes, BytesMut};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Body, Frame, Incoming, SizeHint};
+use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode, Uri};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use mcpwire::codec::FrameFault;
+use mcpwire::framing::sse::{LINE_OVERHEAD, SseFramer};
+use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, FrameError, FrameErrorKind, Status};
+use mcpwire::profile::Direction;
+use mcpwire::{Limits, Parser};
+use serde::Serialize;
+
+use super::judge::{Action, Judge};
+use super::log::Log;
+use super::{CommonProxyArgs, Signals};
+
+/// The body type of everything the proxy sends (to the client and to the upstream).
+type ProxyBody = BoxBody<Bytes, hyper::Error>;
+
+/// `mcpwire proxy http` arguments.
+#[derive(Debug, clap::Args)]
+pub struct HttpArgs {
+    #[command(flatten)]
+    common: CommonProxyArgs,
+    /// Address to listen on, `IP:PORT` (port 0 picks a free port; the `start` log record
+    /// names the bound address). Must be a loopback address unless `--allow-remote` is given.
+    #[arg(long, value_name = "IP:PORT")]
+    listen: SocketAddr,
+    /// The upstream MCP endpoint, `http://HOST:PORT/PATH` (plain HTTP). POSTs to PATH are
+    /// validated; every request is forwarded to HOST:PORT with its own path.
+    #[arg(long, value_name = "URL", value_parser = parse_upstream)]
+    upstream: Uri,
+    /// Largest client-to-server POST body accepted, in bytes; larger ones are answered 413.
+    #[arg(long, default_value_t = DEFAULT_MAX_FRAME_LEN, value_name = "BYTES")]
+    max_body_bytes: usize,
+    /// Allow a non-loopback `--listen` address (the proxy has no authentication of its own).
+    #[arg(long)]
+    allow_remote: bool,
+}
+
+fn parse_upstream(s: &str) -> Result<Uri, String> {
+    let uri: Uri = s.parse().map_err(|e| format!("not a URL: {e}"))?;
+    match uri.scheme_str() {
+        Some("http") => {}
+        Some(other) => {
+            return Err(format!(
+                "scheme {other:?} is not supported (plain http:// only)"
+            ));
+        }
+        None => return Err("the URL needs a scheme (http://HOST:PORT/PATH)".to_owned()),
+    }
+    if uri.authority().is_none() {
+        return Err("the URL needs a host (http://HOST:PORT/PATH)".to_owned());
+    }
+    Ok(uri)
+}
+
+/// Runs the HTTP proxy until a termination signal; returns 0.
+///
+/// # Errors
+/// A non-loopback `--listen` without `--allow-remote`, the listen address cannot be bound,
+/// or the log file cannot be created.
+pub fn run(args: HttpArgs) -> io::Result<u8> {
+    if !args.listen.ip().is_loopback() && !args.allow_remote {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "--listen {} is not a loopback address; pass --allow-remote to accept \
+                 connections from other hosts",
+                args.listen
+            ),
+        ));
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let r = rt.block_on(serve(args));
+    rt.shutdown_background();
+    r
+}
+
+#[derive(Serialize)]
+struct Start<'a> {
+    event: &'static str,
+    transport: &'static str,
+    profile: &'static str,
+    listen: String,
+    upstream: &'a str,
+    monitor: bool,
+    max_body_bytes: usize,
+    max_frame_bytes: usize,
+}
+
+#[derive(Serialize)]
+struct Note<'a> {
+    event: &'static str,
+    message: &'a str,
+}
+
+/// Shared state of all connections.
+struct Proxy {
+    /// `http://host:port` of the upstream.
+    scheme: hyper::http::uri::Scheme,
+    authority: hyper::http::uri::Authority,
+    /// The MCP endpoint path (`/mcp`).
+    endpoint: String,
+    client: Client<HttpConnector, ProxyBody>,
+    judge: Mutex<Judge>,
+    /// Client-to-server parser (frame limit `--max-body-bytes`).
+    c2s: Parser,
+    /// Server-to-client parser (frame limit `--max-frame-bytes`).
+    s2c: Parser,
+    max_body: usize,
+    max_frame: usize,
+}
+
+impl Proxy {
+    fn judge(&self) -> std::sync::MutexGuard<'_, Judge> {
+        self.judge.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn note(&self, message: &str) {
+        self.judge().log.record(&Note {
+            event: "note",
+            message,
+        });
+    }
+}
+
+async fn serve(args: HttpArgs) -> io::Result<u8> {
+    let c = &args.common;
+    let mut log = Log::open(c.log.as_deref())?;
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}: {e}", args.listen)))?;
+    let local = listener.local_addr()?;
+    let upstream = args.upstream.to_string();
+    log.record(&Start {
+        event: "start",
+        transport: "http",
+        profile: c.profile.as_str(),
+        listen: local.to_string(),
+        upstream: &upstream,
+        monitor: c.monitor,
+        max_body_bytes: args.max_body_bytes,
+        max_frame_bytes: c.max_frame_bytes,
+    });
+    let mut connector = HttpConnector::new();
+    connector.set_nodelay(true);
+    let parts = args.upstream.into_parts();
+    let (Some(scheme), Some(authority)) = (parts.scheme, parts.authority) else {
+        return Err(io::Error::other("upstream URL without scheme or host"));
+    };
+    let endpoint = parts
+        .path_and_query
+        .map(|p| p.path().to_owned())
+        .unwrap_or_else(|| "/".to_owned());
+    let proxy = Arc::new(Proxy {
+        scheme,
+        authority,
+        endpoint,
+        client: Client::builder(TokioExecutor::new()).build(connector),
+        judge: Mutex::new(Judge::new(c.profile, c.max_in_flight, log, c.monitor).http_replies()),
+        c2s: Parser::with_limits(Limits {
+            max_frame_len: args.max_body_bytes,
+            ..Limits::DEFAULT
+        }),
+        s2c: Parser::with_limits(Limits {
+            max_frame_len: c.max_frame_bytes,
+            ..Limits::DEFAULT
+        }),
+        max_body: args.max_body_bytes,
+        max_frame: c.max_frame_bytes,
+    });
+    let mut signals = Signals::new()?;
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let (stream, _) = match accepted {
+                    Ok(s) => s,
+                    // Out of file descriptors and the like: keep serving the others.
+                    Err(e) => {
+                        proxy.note(&format!("accept failed: {e}"));
+                        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let _ = stream.set_nodelay(true);
+                let p = proxy.clone();
+                tokio::spawn(async move {
+                    let svc = hyper::service::service_fn(move |req| handle(p.clone(), req));
+                    // A client that hangs up mid-request is its own business.
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), svc)
+                        .await;
+                });
+            }
+            name = signals.recv() => {
+                proxy.note(&format!("{name} received: shutting down"));
+                break;
+            }
+        }
+    }
+    proxy.judge().log.summary(None);
+    Ok(0)
+}
+
+/// Hop-by-hop headers (RFC 9110 §7.6.1), never forwarded.
+const HOP_BY_HOP: [&str; 8] = [
+    "connection",
+    "keep-alive",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "proxy-connection",
+    "te",
+    "trailer",
+    "transfer-encoding",
+];
+
+/// Removes hop-by-hop headers and those named in `Connection`; keeps `Upgrade` out too.
+fn strip_hop_by_hop(h: &mut HeaderMap) {
+    let named: Vec<HeaderName> = h
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|n| HeaderName::from_bytes(n.trim().as_bytes()).ok())
+        .collect();
+    for n in named {
+        h.remove(n);
+    }
+    for n in HOP_BY_HOP {
+        h.remove(n);
+    }
+    h.remove(header::UPGRADE);
+}
+
+fn full(body: impl Into<Bytes>) -> ProxyBody {
+    Full::new(body.into())
+        .map_err(|never: Infallible| match never {})
+        .boxed()
+}
+
+/// A response the proxy makes itself.
+fn own_response(
+    status: u16,
+    content_type: &'static str,
+    body: impl Into<Bytes>,
+) -> Response<ProxyBody> {
+    let mut r = Response::new(full(body));
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
+    r.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    r
+}
+
+async fn handle(p: Arc<Proxy>, req: Request<Incoming>) -> Result<Response<ProxyBody>, Infallible> {
+    if req.method() == Method::POST && req.uri().path() == p.endpoint {
+        return Ok(handle_post(p, req).await);
+    }
+    let (parts, body) = req.into_parts();
+    Ok(forward(&p, parts, body.boxed(), false).await)
+}
+
+/// The response to a rejected POST body.
+fn reply(action: Action) -> Option<Response<ProxyBody>> {
+    match action {
+        Action::Reply { body, http_status } => {
+            Some(own_response(http_status, "application/json", body))
+        }
+        // Not produced under the HTTP policy (`Judge::http_replies`); a rejected frame is
+        // still never forwarded.
+        Action::Replace(body) => Some(own_response(400, "application/json", body)),
+        Action::Drop => Some(own_response(400, "text/plain", "mcpwire proxy: rejected\n")),
+        Action::Forward => None,
+    }
+}
+
+/// Judges an oversize body (`len` bytes known so far); returns the response when rejected.
+fn judge_oversize(p: &Proxy, len: u64) -> Option<Response<ProxyBody>> {
+    let e = FrameError::new(
+        FrameErrorKind::FrameTooLarge,
+        0,
+        1,
+        len.min(usize::MAX as u64) as usize,
+    );
+    let action = p.judge().judge(
+        Direction::ClientToServer,
+        0,
+        &[],
+        Err(FrameFault::Framing(e)),
+        None,
+    );
+    reply(action)
+}
+
+async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBody> {
+    let (parts, mut body) = req.into_parts();
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if let Some(len) = declared
+        && len > p.max_body as u64
+    {
+        if let Some(r) = judge_oversize(&p, len) {
+            return r;
+        }
+        // --monitor: stream it on as it comes.
+        return forward(&p, parts, body.boxed(), true).await;
+    }
+    let mut buf = BytesMut::with_capacity(declared.unwrap_or(0).min(p.max_body as u64) as usize);
+    while let Some(frame) = body.frame().await {
+        let frame = match frame {
+            Ok(f) => f,
+            // The client went away (or sent a broken chunked body): nobody to answer.
+            Err(e) => {
+                return own_response(400, "text/plain", format!("mcpwire proxy: {e}\n"));
+            }
+        };
+        if let Ok(data) = frame.into_data() {
+            if buf.len() + data.len() > p.max_body {
+                let seen = (buf.len() + data.len()) as u64;
+                if let Some(r) = judge_oversize(&p, seen) {
+                    return r;
+                }
+                buf.extend_from_slice(&data);
+                let prefixed = Prefixed {
+                    prefix: Some(buf.freeze()),
+                    rest: body,
+                };
+                return forward(&p, parts, prefixed.boxed(), true).await;
+            }
+            buf.extend_from_slice(&data);
+        }
+    }
+    let bytes = buf.freeze();
+    let action = {
+        let pairs: Vec<(&str, std::borrow::Cow<'_, str>)> = parts
+            .headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), String::from_utf8_lossy(v.as_bytes())))
+            .collect();
+        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(n, v)| (*n, v.as_ref())).collect();
+        let parsed = p.c2s.parse(&bytes).map_err(FrameFault::Envelope);
+        p.judge()
+            .judge(Direction::ClientToServer, 0, &bytes, parsed, Some(&pairs))
+    };
+    if let Some(r) = reply(action) {
+        return r;
+    }
+    forward(&p, parts, full(bytes), true).await
+}
+
+/// Sends the request upstream and streams the response back; `tap` validates the response
+/// body as server-to-client messages.
+async fn forward(
+    p: &Arc<Proxy>,
+    mut parts: hyper::http::request::Parts,
+    body: ProxyBody,
+    tap: bool,
+) -> Response<ProxyBody> {
+    let mut uri = hyper::http::uri::Parts::default();
+    uri.scheme = Some(p.scheme.clone());
+    uri.authority = Some(p.authority.clone());
+    uri.path_and_query = parts.uri.path_and_query().cloned();
+    parts.uri = match Uri::from_parts(uri) {
+        Ok(u) => u,
+        Err(e) => return own_response(400, "text/plain", format!("mcpwire proxy: {e}\n")),
+    };
+    parts.version = hyper::Version::HTTP_11;
+    strip_hop_by_hop(&mut parts.headers);
+    let resp = match p.client.request(Request::from_parts(parts, body)).await {
+        Ok(r) => r,
+        Err(e) => {
+            let msg = format!("upstream request failed: {e}");
+            p.note(&msg);
+            return own_response(502, "text/plain", format!("mcpwire proxy: {msg}\n"));
+        }
+    };
+    let (mut parts, body) = resp.into_parts();
+    strip_hop_by_hop(&mut parts.headers);
+    let kind = if tap {
+        match media_type(&parts.headers).as_deref() {
+            Some("text/event-stream") => Some(TapKind::Sse {
+                framer: Box::new(SseFramer::with_limits(
+                    p.max_frame,
+                    p.max_frame.saturating_add(LINE_OVERHEAD),
+                )),
+                buf: BytesMut::new(),
+            }),
+            Some("application/json") => Some(TapKind::Json {
+                buf: Vec::new(),
+                len: 0,
+            }),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    let body = match kind {
+        Some(kind) => Tapped {
+            inner: body,
+            tap: Some(Tap {
+                proxy: p.clone(),
+                kind,
+            }),
+        }
+        .boxed(),
+        None => body.boxed(),
+    };
+    Response::from_parts(parts, body)
+}
+
+/// The lower-cased media type of `Content-Type`, without parameters.
+fn media_type(h: &HeaderMap) -> Option<String> {
+    let v = h.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    Some(v.split(';').next()?.trim().to_ascii_lowercase())
+}
+
+/// A request body whose first bytes were already read.
+struct Prefixed {
+    prefix: Option<Bytes>,
+    rest: Incoming,
+}
+
+impl Body for Prefixed {
+    type Data = Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+        if let Some(b) = self.prefix.take() {
+            return Poll::Ready(Some(Ok(Frame::data(b))));
+        }
+        Pin::new(&mut self.rest).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.prefix.is_none() && self.rest.is_end_stream()
+    }
+}
+
+/// How a response body is validated while it streams through.
+enum TapKind {
+    /// `text/event-stream`: the SSE framer and the bytes not yet consumed by it.
+    Sse {
+        framer: Box<SseFramer>,
+        buf: BytesMut,
+    },
+    /// `application/json`: the body so far (up to the frame limit) and its total length.
+    Json { buf: Vec<u8>, len: u64 },
+}
+
+struct Tap {
+    proxy: Arc<Proxy>,
+    kind: TapKind,
+}
+
+impl Tap {
+    fn feed(&mut self, data: &[u8]) {
+        match &mut self.kind {
+            TapKind::Sse { framer, buf } => {
+                buf.extend_from_slice(data);
+                sse_events(&self.proxy, framer, buf, false);
+            }
+            TapKind::Json { buf, len } => {
+                *len += data.len() as u64;
+                if *len <= self.proxy.max_frame as u64 {
+                    buf.extend_from_slice(data);
+                } else {
+                    buf.clear();
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        match &mut self.kind {
+            TapKind::Sse { framer, buf } => sse_events(&self.proxy, framer, buf, true),
+            TapKind::Json { buf, len } => {
+                let p = &self.proxy;
+                if *len > p.max_frame as u64 {
+                    let e = FrameError::new(
+                        FrameErrorKind::FrameTooLarge,
+                        0,
+                        1,
+                        (*len).min(usize::MAX as u64) as usize,
+                    );
+                    p.judge().observe(
+                        Direction::ServerToClient,
+                        0,
+                        &[],
+                        Err(FrameFault::Framing(e)),
+                    );
+                } else if !buf.is_empty() {
+                    let parsed = p.s2c.parse(buf).map_err(FrameFault::Envelope);
+                    p.judge().observe(Direction::ServerToClient, 0, buf, parsed);
+                }
+            }
+        }
+    }
+}
+
+/// Validates every complete event in `buf` (all that is left when `eof`), consuming them.
+fn sse_events(p: &Proxy, framer: &mut SseFramer, buf: &mut BytesMut, eof: bool) {
+    loop {
+        let d = if eof {
+            framer.finish(buf)
+        } else {
+            framer.decode(buf)
+        };
+        let consumed = d.consumed;
+        let done = match d.status {
+            Status::Partial => true,
+            Status::Complete(Ok(ev)) => {
+                let data = ev.data();
+                if ev.is_message() && !data.is_empty() {
+                    let at = ev.data_offset().unwrap_or(ev.offset());
+                    let parsed = p.s2c.parse(data).map_err(FrameFault::Envelope);
+                    p.judge()
+                        .observe(Direction::ServerToClient, at, data, parsed);
+                }
+                false
+            }
+            Status::Complete(Err(e)) => {
+                let at = e.offset();
+                p.judge().observe(
+                    Direction::ServerToClient,
+                    at,
+                    &[],
+                    Err(FrameFault::Framing(e)),
+                );
+                false
+            }
+        };
+        buf.advance(consumed);
+        if done {
+            return;
+        }
+    }
+}
+
+/// A response body passed through unchanged while `tap` validates it.
+struct Tapped {
+    inner: Incoming,
+    tap: Option<Tap>,
+}
+
+impl Body for Tapped {
+    type Data = Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+        let this = &mut *self;
+        let r = Pin::new(&mut this.inner).poll_frame(cx);
+        match &r {
+            Poll::Ready(Some(Ok(frame))) => {
+                if let (Some(data), Some(tap)) = (frame.data_ref(), this.tap.as_mut()) {
+                    tap.feed(data);
+                }
+                // A body of known length may end without a final `None` poll.
+                if this.inner.is_end_stream()
+                    && let Some(mut tap) = this.tap.take()
+                {
+                    tap.finish();
+                }
+            }
+            Poll::Ready(None) => {
+                if let Some(mut tap) = this.tap.take() {
+                    tap.finish();
+                }
+            }
+            // An upstream error ends the stream; what was cut off is not judged.
+            Poll::Ready(Some(Err(_))) => this.tap = None,
+            Poll::Pending => {}
+        }
+        r
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}

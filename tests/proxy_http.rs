@@ -1,0 +1,673 @@
+//! `mcpwire proxy http` between a raw HTTP/1.1 client and a tiny upstream server, both
+//! written here on tokio sockets so every byte on the wire is under the test's control:
+//! byte-exact forwarding of a valid POST and its response, header-mirror mismatch (400,
+//! -32020, upstream not called), invalid JSON (400, -32700), the body size limit at the
+//! boundary (413, with and without `Content-Length`), SSE responses streamed event by event
+//! (the client holds the first event before the upstream sends the second), server-side
+//! violations logged but forwarded unchanged, GET forwarded with hop-by-hop headers removed,
+//! and the loopback-only `--listen` rule.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// A 2026-07-28 `tools/call` request body and the headers that mirror it.
+const CALL: &str = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p1"}}}"#;
+const CALL_HEADERS: &[(&str, &str)] = &[
+    ("Content-Type", "application/json"),
+    ("Accept", "application/json, text/event-stream"),
+    ("MCP-Protocol-Version", "2026-07-28"),
+    ("Mcp-Method", "tools/call"),
+    ("Mcp-Name", "echo"),
+];
+const RESULT: &str = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"hi"}],"isError":false,"resultType":"complete"}}"#;
+const PROGRESS: &str = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1,"total":2}}"#;
+
+/// One request as the upstream received it.
+#[derive(Clone, Debug)]
+struct Seen {
+    method: String,
+    path: String,
+    /// Header names lower-cased.
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Seen {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// What the upstream answers: `first` (a whole response, or the head and first chunks), then
+/// after `gate` is notified (when given) `rest`, then it closes the connection.
+struct Answer {
+    first: Vec<u8>,
+    gate: Option<Arc<Notify>>,
+    rest: Vec<u8>,
+}
+
+type Route = Arc<dyn Fn(&Seen) -> Answer + Send + Sync>;
+
+struct Upstream {
+    addr: SocketAddr,
+    seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Upstream {
+    async fn start(route: Route) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = seen.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok((mut s, _)) = listener.accept().await else {
+                    return;
+                };
+                let route = route.clone();
+                let log = log.clone();
+                tokio::spawn(async move {
+                    let Some(req) = read_request(&mut s).await else {
+                        return;
+                    };
+                    log.lock().unwrap().push(req.clone());
+                    let a = route(&req);
+                    let _ = s.write_all(&a.first).await;
+                    let _ = s.flush().await;
+                    if let Some(g) = a.gate {
+                        g.notified().await;
+                    }
+                    let _ = s.write_all(&a.rest).await;
+                    let _ = s.shutdown().await;
+                });
+            }
+        });
+        Self { addr, seen }
+    }
+
+    fn seen(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Reads one request (head, then a `Content-Length` or chunked body).
+async fn read_request(s: &mut TcpStream) -> Option<Seen> {
+    let mut buf = Vec::new();
+    let end = loop {
+        if let Some(i) = find(&buf, b"\r\n\r\n") {
+            break i;
+        }
+        let mut chunk = [0u8; 4096];
+        let n = s.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8(buf[..end].to_vec()).ok()?;
+    let mut lines = head.split("\r\n");
+    let mut first = lines.next()?.split(' ');
+    let method = first.next()?.to_owned();
+    let path = first.next()?.to_owned();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let mut rest = buf[end + 4..].to_vec();
+    let get = |n: &str| headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+    let body = if let Some(len) = get("content-length") {
+        let len: usize = len.parse().ok()?;
+        while rest.len() < len {
+            let mut chunk = [0u8; 4096];
+            let n = s.read(&mut chunk).await.ok()?;
+            if n == 0 {
+                return None;
+            }
+            rest.extend_from_slice(&chunk[..n]);
+        }
+        rest.truncate(len);
+        rest
+    } else if get("transfer-encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked")) {
+        while !rest.ends_with(b"0\r\n\r\n") {
+            let mut chunk = [0u8; 4096];
+            let n = s.read(&mut chunk).await.ok()?;
+            if n == 0 {
+                return None;
+            }
+            rest.extend_from_slice(&chunk[..n]);
+        }
+        dechunk(&rest)
+    } else {
+        Vec::new()
+    };
+    Some(Seen {
+        method,
+        path,
+        headers,
+        body,
+    })
+}
+
+/// Decodes a complete chunked body.
+fn dechunk(mut b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let i = find(b, b"\r\n").expect("chunk size line");
+        let size_text = std::str::from_utf8(&b[..i]).unwrap();
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16).unwrap();
+        b = &b[i + 2..];
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&b[..size]);
+        b = &b[size + 2..];
+    }
+}
+
+fn chunk(data: &[u8]) -> Vec<u8> {
+    let mut v = format!("{:x}\r\n", data.len()).into_bytes();
+    v.extend_from_slice(data);
+    v.extend_from_slice(b"\r\n");
+    v
+}
+
+/// A whole response with a `Content-Length` body.
+fn fixed(status: &str, content_type: &str, body: &[u8]) -> Answer {
+    let mut first = format!(
+        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\nx-upstream: yes\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    first.extend_from_slice(body);
+    Answer {
+        first,
+        gate: None,
+        rest: Vec::new(),
+    }
+}
+
+fn sse_event(json: &str) -> Vec<u8> {
+    format!("event: message\r\ndata: {json}\r\n\r\n").into_bytes()
+}
+
+/// A parsed response as the client got it.
+#[derive(Debug)]
+struct Got {
+    status: u16,
+    /// Header names lower-cased.
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Got {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).expect("JSON body")
+    }
+}
+
+fn parse_response(raw: &[u8]) -> Got {
+    let end = find(raw, b"\r\n\r\n").expect("response head");
+    let head = std::str::from_utf8(&raw[..end]).unwrap();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let body = &raw[end + 4..];
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
+    let body = if chunked {
+        dechunk(body)
+    } else {
+        body.to_vec()
+    };
+    Got {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// Request bytes: `method path`, `headers`, and `body` with a `Content-Length` (or, when
+/// `chunked`, in two chunks without one); `Connection: close`.
+fn request(
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    chunked: bool,
+) -> Vec<u8> {
+    let mut r = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+    for (n, v) in headers {
+        r.push_str(&format!("{n}: {v}\r\n"));
+    }
+    let mut out = if method == "GET" {
+        r.push_str("\r\n");
+        r.into_bytes()
+    } else if chunked {
+        r.push_str("Transfer-Encoding: chunked\r\n\r\n");
+        let mut out = r.into_bytes();
+        let (a, b) = body.split_at(body.len() / 2);
+        out.extend(chunk(a));
+        out.extend(chunk(b));
+        out.extend_from_slice(b"0\r\n\r\n");
+        out
+    } else {
+        r.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+        r.into_bytes()
+    };
+    if method != "GET" && !chunked {
+        out.extend_from_slice(body);
+    }
+    out
+}
+
+/// Sends `req` and reads the whole response (the server closes the connection).
+async fn send(addr: SocketAddr, req: &[u8]) -> Got {
+    tokio::time::timeout(LIMIT, async {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        s.write_all(req).await.unwrap();
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).await.unwrap();
+        parse_response(&raw)
+    })
+    .await
+    .expect("response within the time limit")
+}
+
+/// The proxy process; killed on drop.
+struct ProxyProc {
+    child: Child,
+    addr: SocketAddr,
+    log: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for ProxyProc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl ProxyProc {
+    fn start(upstream: SocketAddr, extra: &[&str]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("proxy.jsonl");
+        let child = Command::new(assert_cmd::cargo::cargo_bin("mcpwire"))
+            .args(["proxy", "http", "--listen", "127.0.0.1:0", "--upstream"])
+            .arg(format!("http://{upstream}/mcp"))
+            .arg("--log")
+            .arg(&log)
+            .args(extra)
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("mcpwire runs");
+        let t0 = Instant::now();
+        let addr = loop {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            if let Some(l) = text.lines().next()
+                && let Ok(v) = serde_json::from_str::<Value>(l)
+            {
+                break v["listen"].as_str().unwrap().parse().unwrap();
+            }
+            assert!(t0.elapsed() < LIMIT, "proxy did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        Self {
+            child,
+            addr,
+            log,
+            _dir: dir,
+        }
+    }
+
+    fn records(&self) -> Vec<Value> {
+        std::fs::read_to_string(&self.log)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    fn violations(&self) -> Vec<Value> {
+        self.records()
+            .into_iter()
+            .filter(|r| r["event"] == "violation")
+            .collect()
+    }
+}
+
+fn json_route(body: &'static str) -> Route {
+    Arc::new(move |_: &Seen| fixed("200 OK", "application/json", body.as_bytes()))
+}
+
+#[tokio::test]
+async fn valid_post_is_forwarded_byte_exact_with_its_response() {
+    let up = Upstream::start(json_route(RESULT)).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", CALL_HEADERS, CALL.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.status, 200);
+    assert_eq!(got.body, RESULT.as_bytes());
+    assert_eq!(got.header("x-upstream"), Some("yes"));
+    assert_eq!(got.header("content-type"), Some("application/json"));
+    let seen = up.seen();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].method, "POST");
+    assert_eq!(seen[0].path, "/mcp");
+    assert_eq!(seen[0].body, CALL.as_bytes());
+    assert_eq!(seen[0].header("mcp-method"), Some("tools/call"));
+    assert_eq!(seen[0].header("mcp-name"), Some("echo"));
+    // Hop-by-hop: the client's `Connection: close` is not forwarded.
+    assert_eq!(seen[0].header("connection"), None);
+    assert!(proxy.violations().is_empty(), "{:?}", proxy.violations());
+}
+
+#[tokio::test]
+async fn header_mismatch_is_400_with_32020_and_not_forwarded() {
+    let up = Upstream::start(json_route(RESULT)).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let mut headers = CALL_HEADERS.to_vec();
+    headers[3] = ("Mcp-Method", "tools/list");
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", &headers, CALL.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.status, 400);
+    assert_eq!(got.header("content-type"), Some("application/json"));
+    let v = got.json();
+    assert_eq!(v["error"]["code"], -32020);
+    assert_eq!(v["id"], 7);
+    assert!(up.seen().is_empty(), "upstream was called");
+    let viol = proxy.violations();
+    assert_eq!(viol.len(), 1, "{viol:?}");
+    assert_eq!(viol[0]["dir"], "c2s");
+    assert_eq!(viol[0]["code"], -32020);
+    assert_eq!(viol[0]["action"], "replied");
+}
+
+#[tokio::test]
+async fn invalid_json_is_400_with_32700_and_not_forwarded() {
+    let up = Upstream::start(json_route(RESULT)).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let got = send(
+        proxy.addr,
+        &request(
+            "POST",
+            "/mcp",
+            CALL_HEADERS,
+            br#"{"jsonrpc":"2.0","id":"#,
+            false,
+        ),
+    )
+    .await;
+    assert_eq!(got.status, 400);
+    let v = got.json();
+    assert_eq!(v["error"]["code"], -32700);
+    assert!(v.get("id").is_none(), "no id can be read: {v}");
+    assert!(up.seen().is_empty(), "upstream was called");
+}
+
+/// `CALL` padded with whitespace after its opening brace to `len` bytes.
+fn padded(len: usize) -> Vec<u8> {
+    let mut b = b"{".to_vec();
+    b.resize(len - (CALL.len() - 1), b' ');
+    b.extend_from_slice(&CALL.as_bytes()[1..]);
+    assert_eq!(b.len(), len);
+    b
+}
+
+#[tokio::test]
+async fn body_limit_at_the_boundary_with_and_without_content_length() {
+    let up = Upstream::start(json_route(RESULT)).await;
+    let max = CALL.len() + 10;
+    let proxy = ProxyProc::start(up.addr, &["--max-body-bytes", &max.to_string()]);
+    let mut forwarded = 0;
+    for chunked in [false, true] {
+        for len in [max - 1, max, max + 1] {
+            let body = padded(len);
+            let got = send(
+                proxy.addr,
+                &request("POST", "/mcp", CALL_HEADERS, &body, chunked),
+            )
+            .await;
+            if len <= max {
+                forwarded += 1;
+                assert_eq!(got.status, 200, "len {len} chunked {chunked}");
+                assert_eq!(got.body, RESULT.as_bytes());
+                assert_eq!(up.seen().last().unwrap().body, body);
+            } else {
+                assert_eq!(got.status, 413, "len {len} chunked {chunked}");
+                let v = got.json();
+                assert_eq!(v["error"]["code"], -32600, "{v}");
+            }
+            assert_eq!(up.seen().len(), forwarded, "len {len} chunked {chunked}");
+        }
+    }
+    let viol = proxy.violations();
+    assert_eq!(viol.len(), 2, "{viol:?}");
+    assert!(viol.iter().all(|v| v["kind"] == "frame-too-large"));
+}
+
+#[tokio::test]
+async fn sse_response_streams_event_by_event_and_is_validated() {
+    let gate = Arc::new(Notify::new());
+    let g = gate.clone();
+    let mut head = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n".to_vec();
+    let first_event = sse_event(PROGRESS);
+    head.extend(chunk(&first_event));
+    let second_event = sse_event(RESULT);
+    let mut rest = chunk(&second_event);
+    rest.extend_from_slice(b"0\r\n\r\n");
+    let route: Route = Arc::new(move |_: &Seen| Answer {
+        first: head.clone(),
+        gate: Some(g.clone()),
+        rest: rest.clone(),
+    });
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+
+    let raw = tokio::time::timeout(LIMIT, async {
+        let mut s = TcpStream::connect(proxy.addr).await.unwrap();
+        s.write_all(&request(
+            "POST",
+            "/mcp",
+            CALL_HEADERS,
+            CALL.as_bytes(),
+            false,
+        ))
+        .await
+        .unwrap();
+        // The upstream holds the second event until we have seen the first one: a proxy that
+        // buffered the response would never deliver it (and this would time out).
+        let mut raw = Vec::new();
+        while find(&raw, &first_event).is_none() {
+            let mut chunk = [0u8; 4096];
+            let n = s.read(&mut chunk).await.unwrap();
+            assert!(n > 0, "stream ended before the first event");
+            raw.extend_from_slice(&chunk[..n]);
+        }
+        assert!(find(&raw, &second_event).is_none());
+        gate.notify_one();
+        s.read_to_end(&mut raw).await.unwrap();
+        raw
+    })
+    .await
+    .expect("first event delivered before the upstream finished");
+    let got = parse_response(&raw);
+    assert_eq!(got.status, 200);
+    assert_eq!(got.header("content-type"), Some("text/event-stream"));
+    let mut want = first_event.clone();
+    want.extend_from_slice(&second_event);
+    assert_eq!(got.body, want, "SSE bytes changed");
+    assert!(proxy.violations().is_empty(), "{:?}", proxy.records());
+}
+
+#[tokio::test]
+async fn invalid_server_messages_are_logged_and_forwarded_unchanged() {
+    // An SSE event that is not JSON, then a result without "jsonrpc".
+    let bad_event = b"event: message\ndata: {not json\n\n".to_vec();
+    let bad_result = br#"{"id":7,"result":{}}"#;
+    let mut sse = bad_event.clone();
+    // (id 8: the first call's id 7 stays in flight, its "response" was not one.)
+    sse.extend(sse_event(&RESULT.replace(r#""id":7"#, r#""id":8"#)));
+    let sse_body: &'static [u8] = Box::leak(sse.into_boxed_slice());
+    let route: Route = Arc::new(move |seen: &Seen| {
+        if seen.body.windows(4).any(|w| w == b"sse\"") {
+            fixed("200 OK", "text/event-stream", sse_body)
+        } else {
+            fixed("200 OK", "application/json", bad_result)
+        }
+    });
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", CALL_HEADERS, CALL.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.body, bad_result);
+    let sse_call = CALL
+        .replace(r#""echo""#, r#""sse""#)
+        .replace(r#""id":7"#, r#""id":8"#);
+    let mut headers = CALL_HEADERS.to_vec();
+    headers[4] = ("Mcp-Name", "sse");
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", &headers, sse_call.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.body, sse_body);
+    let viol = proxy.violations();
+    assert_eq!(viol.len(), 2, "{viol:?}");
+    assert!(
+        viol.iter()
+            .all(|v| v["dir"] == "s2c" && v["action"] == "forwarded")
+    );
+    assert_eq!(viol[0]["kind"], "jsonrpc-missing");
+    assert_eq!(viol[1]["code"], -32700);
+}
+
+#[tokio::test]
+async fn get_is_forwarded_untouched_minus_hop_by_hop_headers() {
+    let body = b"event: message\r\ndata: {}\r\n\r\n";
+    let route: Route = Arc::new(move |_: &Seen| fixed("200 OK", "text/event-stream", body));
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let got = send(
+        proxy.addr,
+        &request(
+            "GET",
+            "/mcp?x=1",
+            &[
+                ("Accept", "text/event-stream"),
+                ("Mcp-Session-Id", "abc"),
+                ("Last-Event-ID", "event-2"),
+                ("Connection", "close, X-Hop"),
+                ("X-Hop", "1"),
+                ("Keep-Alive", "timeout=5"),
+            ],
+            b"",
+            false,
+        ),
+    )
+    .await;
+    assert_eq!(got.status, 200);
+    assert_eq!(got.body, body);
+    let seen = up.seen();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].method, "GET");
+    assert_eq!(seen[0].path, "/mcp?x=1");
+    assert_eq!(seen[0].header("mcp-session-id"), Some("abc"));
+    assert_eq!(seen[0].header("last-event-id"), Some("event-2"));
+    assert_eq!(seen[0].header("accept"), Some("text/event-stream"));
+    assert_eq!(seen[0].header("x-hop"), None);
+    assert_eq!(seen[0].header("keep-alive"), None);
+    // GET streams are not validated: `{}` is not a JSON-RPC message, and nothing is logged.
+    assert!(proxy.violations().is_empty());
+
+    // DELETE and an upstream error status pass through as they are.
+    let route: Route = Arc::new(|_: &Seen| fixed("405 Method Not Allowed", "text/plain", b"nope"));
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let got = send(
+        proxy.addr,
+        &request("DELETE", "/mcp", &[("Mcp-Session-Id", "abc")], b"", false),
+    )
+    .await;
+    assert_eq!(got.status, 405);
+    assert_eq!(got.body, b"nope");
+    assert_eq!(up.seen()[0].method, "DELETE");
+}
+
+#[tokio::test]
+async fn unreachable_upstream_is_502() {
+    // Bind and drop: nothing listens on that port any more.
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let proxy = ProxyProc::start(addr, &[]);
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", CALL_HEADERS, CALL.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.status, 502);
+    assert!(proxy.records().iter().any(|r| r["event"] == "note"));
+}
+
+#[test]
+fn non_loopback_listen_needs_allow_remote() {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("mcpwire"))
+        .args([
+            "proxy",
+            "http",
+            "--listen",
+            "0.0.0.0:0",
+            "--upstream",
+            "http://127.0.0.1:9/mcp",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--allow-remote"), "{err}");
+}
