@@ -27,6 +27,7 @@ fn id_from_raw<S: Sink>(raw: &str, sink: &mut S) -> Result<(), String> {
 // ------------------------------------------------------------------ a: serde_json::Value
 
 /// Row a: `serde_json::from_slice::<Value>` (full validation, builds a DOM).
+#[derive(Default)]
 pub struct SerdeValue;
 
 fn serde_value_meta<S: Sink>(v: &serde_json::Value, sink: &mut S) {
@@ -108,6 +109,7 @@ struct MetaPeek<'a> {
 /// Row b: borrowed envelope (`Cow<str>` + `&RawValue` members), then a second
 /// `from_str` over `params`/`result` for `_meta` and `resultType` (full−U validation: strings
 /// inside ignored values are not UTF-8-checked).
+#[derive(Default)]
 pub struct SerdeRawEnvelope;
 
 impl Extractor for SerdeRawEnvelope {
@@ -195,6 +197,7 @@ fn report_peek<S: Sink>(env: &PeekEnvelope<'_>, sink: &mut S) -> Result<(), Stri
 
 /// Row b2: one pass, `params`/`result` deserialised into a struct that keeps only `_meta`
 /// (`&RawValue`) and `resultType` (full−U validation).
+#[derive(Default)]
 pub struct SerdePeek;
 
 impl Extractor for SerdePeek {
@@ -211,6 +214,7 @@ impl Extractor for SerdePeek {
 }
 
 /// Row b2u: b2 made fully validating: `simdutf8` over the whole frame, then `from_str`.
+#[derive(Default)]
 pub struct SerdePeekUtf8;
 
 impl Extractor for SerdePeekUtf8 {
@@ -454,6 +458,7 @@ impl Extractor for SonicGetMany {
 // ------------------------------------------------------------------------ f: sonic-rs Value
 
 /// Row f: `sonic_rs::from_slice::<sonic_rs::Value>` (full validation, arena DOM).
+#[derive(Default)]
 pub struct SonicValue;
 
 fn sonic_value_meta<S: Sink>(v: &sonic_rs::Value, sink: &mut S) {
