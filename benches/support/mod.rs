@@ -107,6 +107,9 @@ pub fn criterion_config() -> Criterion {
 /// order; `meta_*` refers to `params._meta` when the message has `params`, else to
 /// `result._meta`.
 pub trait Sink {
+    /// True when the sink wants `_meta` keys even from implementations that also give the
+    /// raw text (the check does; the timing digest does not).
+    const WANTS_KEYS: bool;
     /// The decoded `jsonrpc` string.
     fn jsonrpc(&mut self, s: &str);
     /// An integer `id`.
@@ -124,7 +127,7 @@ pub trait Sink {
     /// `_meta` is present (called once, before `meta_raw` / `meta_key`).
     fn meta_begin(&mut self);
     /// The raw JSON text of `_meta` (implementations that keep spans).
-    fn meta_raw(&mut self, raw: &str);
+    fn meta_raw(&mut self, raw: &[u8]);
     /// One decoded key of `_meta` (implementations that build a tree).
     fn meta_key(&mut self, key: &str);
 }
@@ -142,6 +145,7 @@ impl Digest {
 }
 
 impl Sink for Digest {
+    const WANTS_KEYS: bool = false;
     #[inline(always)]
     fn jsonrpc(&mut self, s: &str) {
         self.mix(s)
@@ -175,8 +179,8 @@ impl Sink for Digest {
         self.0 = self.0.wrapping_add(1);
     }
     #[inline(always)]
-    fn meta_raw(&mut self, raw: &str) {
-        self.mix(raw)
+    fn meta_raw(&mut self, raw: &[u8]) {
+        self.0 = self.0.rotate_left(5) ^ (raw.len() as u64);
     }
     #[inline(always)]
     fn meta_key(&mut self, key: &str) {
@@ -218,17 +222,26 @@ pub struct Fields {
 
 /// A `Sink` that records [`Fields`].
 #[derive(Default)]
-pub struct Collect(pub Fields);
+pub struct Collect(pub Fields, Vec<String>);
 
 impl Collect {
-    /// The recorded fields, `_meta` keys sorted.
+    /// The recorded fields, `_meta` keys sorted. When the implementation gave both the raw
+    /// `_meta` and its keys, the two must agree.
     pub fn finish(mut self) -> Fields {
+        let mut from_raw = self.1;
+        from_raw.sort();
         self.0.meta_keys.sort();
+        if self.0.meta_keys.is_empty() {
+            self.0.meta_keys = from_raw;
+        } else if self.0.meta_raw.is_some() {
+            assert_eq!(self.0.meta_keys, from_raw, "_meta keys disagree with the raw _meta");
+        }
         self.0
     }
 }
 
 impl Sink for Collect {
+    const WANTS_KEYS: bool = true;
     fn jsonrpc(&mut self, s: &str) {
         self.0.jsonrpc = Some(s.to_owned());
     }
@@ -253,12 +266,13 @@ impl Sink for Collect {
     fn meta_begin(&mut self) {
         self.0.meta = true;
     }
-    fn meta_raw(&mut self, raw: &str) {
+    fn meta_raw(&mut self, raw: &[u8]) {
+        let raw = std::str::from_utf8(raw).expect("meta_raw is not UTF-8");
         self.0.meta_raw = Some(raw.to_owned());
         // Keys from the raw text, so span-based and tree-based implementations compare.
         let map: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(raw).expect("meta_raw is not a JSON object");
-        self.0.meta_keys.extend(map.keys().cloned());
+        self.1.extend(map.keys().cloned());
     }
     fn meta_key(&mut self, key: &str) {
         self.0.meta_keys.push(key.to_owned());

@@ -143,7 +143,7 @@ impl Extractor for SerdeRawEnvelope {
             }
             if let Some(m) = peek.meta {
                 sink.meta_begin();
-                sink.meta_raw(m.get());
+                sink.meta_raw(m.get().as_bytes());
             }
         }
         Ok(())
@@ -190,7 +190,7 @@ fn report_peek<S: Sink>(env: &PeekEnvelope<'_>, sink: &mut S) -> Result<(), Stri
     };
     if let Some(m) = meta {
         sink.meta_begin();
-        sink.meta_raw(m.get());
+        sink.meta_raw(m.get().as_bytes());
     }
     Ok(())
 }
@@ -449,7 +449,7 @@ impl Extractor for SonicGetMany {
         let meta = if got[3].is_some() { got[6].as_ref() } else { got[7].as_ref() };
         if let Some(m) = meta {
             sink.meta_begin();
-            sink.meta_raw(m.as_raw_str());
+            sink.meta_raw(m.as_raw_str().as_bytes());
         }
         Ok(())
     }
