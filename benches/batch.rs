@@ -88,7 +88,10 @@ fn shared_stream() -> Option<Vec<u8>> {
     let mut sessions: Vec<PathBuf> = std::fs::read_dir(&dir)
         .ok()?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("stdio_")))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("stdio_"))
+        })
         .collect();
     sessions.sort();
     let mut out = Vec::new();
@@ -105,8 +108,15 @@ fn shared_stream() -> Option<Vec<u8>> {
 
 fn thread_counts() -> Vec<usize> {
     let mut v: Vec<usize> = match std::env::var("MCPWIRE_BENCH_THREADS") {
-        Ok(s) => s.split(',').filter_map(|t| t.trim().parse().ok()).filter(|&n| n > 0).collect(),
-        Err(_) => vec![1, std::thread::available_parallelism().map_or(1, |n| n.get())],
+        Ok(s) => s
+            .split(',')
+            .filter_map(|t| t.trim().parse().ok())
+            .filter(|&n| n > 0)
+            .collect(),
+        Err(_) => vec![
+            1,
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+        ],
     };
     v.dedup();
     v
@@ -130,25 +140,38 @@ fn bench_stream<E: Extractor + Default + Send>(
     let mut e = E::default();
     let (ok, bad, _) = validate_chunk(&mut e, stream);
     let frames = ok + bad;
-    eprintln!("batch {stream_name}: {} accepts {ok}, rejects {bad} of {frames} frames", e.name());
+    eprintln!(
+        "batch {stream_name}: {} accepts {ok}, rejects {bad} of {frames} frames",
+        e.name()
+    );
     let group_name = format!("batch_{stream_name}");
     let mut group = c.benchmark_group(&group_name);
     group.throughput(Throughput::Bytes(stream.len() as u64));
     for &t in threads {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("thread pool");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .expect("thread pool");
         let pieces = chunks(stream, t * 8);
         // Check step: the split and the threads see exactly the frames of the serial pass.
         let (pok, pbad, _) = validate_parallel::<E>(&pool, &pieces);
         assert_eq!((pok, pbad), (ok, bad), "parallel split changed the frames");
         let function = format!("{}_t{t}", e.name());
         if t == 1 {
-            group.bench_function(&function, |b| b.iter(|| validate_chunk(&mut e, black_box(stream))));
+            group.bench_function(&function, |b| {
+                b.iter(|| validate_chunk(&mut e, black_box(stream)))
+            });
         } else {
             group.bench_function(&function, |b| {
                 b.iter(|| validate_parallel::<E>(&pool, black_box(&pieces)))
             });
         }
-        rows.push(Row { group: group_name.clone(), function, bytes: stream.len() as u64, frames });
+        rows.push(Row {
+            group: group_name.clone(),
+            function,
+            bytes: stream.len() as u64,
+            frames,
+        });
     }
     group.finish();
 }
@@ -165,17 +188,37 @@ fn criterion_home() -> PathBuf {
 
 /// Reads criterion's median for each row and prints GB/s and messages/s.
 fn summary(rows: &[Row]) {
-    let mut csv = String::from("group,function,threads,bytes,frames,median_ns,gb_per_s,msgs_per_s\n");
-    println!("\n{:<22} {:<26} {:>12} {:>9} {:>14}", "stream", "impl_threads", "median", "GB/s", "msgs/s");
+    let mut csv =
+        String::from("group,function,threads,bytes,frames,median_ns,gb_per_s,msgs_per_s\n");
+    println!(
+        "\n{:<22} {:<26} {:>12} {:>9} {:>14}",
+        "stream", "impl_threads", "median", "GB/s", "msgs/s"
+    );
     for r in rows {
-        let path = criterion_home().join(&r.group).join(&r.function).join("new/estimates.json");
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
-        let Some(ns) = v["median"]["point_estimate"].as_f64() else { continue };
+        let path = criterion_home()
+            .join(&r.group)
+            .join(&r.function)
+            .join("new/estimates.json");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let Some(ns) = v["median"]["point_estimate"].as_f64() else {
+            continue;
+        };
         let gbs = r.bytes as f64 / ns;
         let mps = r.frames as f64 / ns * 1e9;
         let threads = r.function.rsplit("_t").next().unwrap_or("?");
-        println!("{:<22} {:<26} {:>9.1} µs {:>9.3} {:>14.0}", r.group, r.function, ns / 1e3, gbs, mps);
+        println!(
+            "{:<22} {:<26} {:>9.1} µs {:>9.3} {:>14.0}",
+            r.group,
+            r.function,
+            ns / 1e3,
+            gbs,
+            mps
+        );
         csv.push_str(&format!(
             "{},{},{},{},{},{:.0},{:.4},{:.0}\n",
             r.group, r.function, threads, r.bytes, r.frames, ns, gbs, mps
@@ -198,7 +241,10 @@ fn main() {
         None => eprintln!("batch shared: skipped: ../shared/captures not found"),
     }
     if let Some(p) = std::env::var_os("MCPWIRE_BENCH_STREAM") {
-        streams.push(("file", std::fs::read(&p).expect("read MCPWIRE_BENCH_STREAM")));
+        streams.push((
+            "file",
+            std::fs::read(&p).expect("read MCPWIRE_BENCH_STREAM"),
+        ));
     }
     for (name, stream) in &streams {
         eprintln!("batch {name}: {} bytes, threads {threads:?}", stream.len());

@@ -53,7 +53,8 @@ fn floors(c: &mut Criterion) {
                 ok
             })
         });
-        let mut buf: Vec<u8> = Vec::with_capacity(frames.iter().map(|f| f.len()).max().unwrap_or(0));
+        let mut buf: Vec<u8> =
+            Vec::with_capacity(frames.iter().map(|f| f.len()).max().unwrap_or(0));
         group.bench_function("memcpy", |b| {
             b.iter(|| {
                 let mut n = 0usize;

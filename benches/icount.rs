@@ -53,7 +53,10 @@ fn drive<E: Extractor>(mut e: E, frames: &[&[u8]], passes: usize) -> u64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if args.first().is_some_and(|a| a == "--list") {
         println!("{}", IMPLS.join("\n"));
         return;

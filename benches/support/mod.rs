@@ -99,7 +99,9 @@ pub fn criterion_config() -> Criterion {
             .warm_up_time(Duration::from_millis(200))
             .measurement_time(Duration::from_millis(500))
     } else {
-        c.sample_size(50).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3))
+        c.sample_size(50)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3))
     }
 }
 
@@ -168,7 +170,8 @@ impl Sink for Digest {
     }
     #[inline(always)]
     fn members(&mut self, params: bool, result: bool, error: bool) {
-        self.0 = self.0.rotate_left(3) ^ (params as u64 | (result as u64) << 1 | (error as u64) << 2);
+        self.0 =
+            self.0.rotate_left(3) ^ (params as u64 | (result as u64) << 1 | (error as u64) << 2);
     }
     #[inline(always)]
     fn result_type(&mut self, s: &str) {
@@ -234,7 +237,10 @@ impl Collect {
         if self.0.meta_keys.is_empty() {
             self.0.meta_keys = from_raw;
         } else if self.0.meta_raw.is_some() {
-            assert_eq!(self.0.meta_keys, from_raw, "_meta keys disagree with the raw _meta");
+            assert_eq!(
+                self.0.meta_keys, from_raw,
+                "_meta keys disagree with the raw _meta"
+            );
         }
         self.0
     }

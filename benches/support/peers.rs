@@ -130,12 +130,17 @@ impl Extractor for SerdeRawEnvelope {
         if let Some(m) = &env.method {
             sink.method(m);
         }
-        sink.members(env.params.is_some(), env.result.is_some(), env.error.is_some());
+        sink.members(
+            env.params.is_some(),
+            env.result.is_some(),
+            env.error.is_some(),
+        );
         let inner = env.params.or(env.result);
         if let Some(inner) = inner
             && inner.get().starts_with('{')
         {
-            let peek: MetaPeek<'_> = serde_json::from_str(inner.get()).map_err(|e| e.to_string())?;
+            let peek: MetaPeek<'_> =
+                serde_json::from_str(inner.get()).map_err(|e| e.to_string())?;
             if env.result.is_some()
                 && let Some(t) = &peek.result_type
             {
@@ -177,7 +182,11 @@ fn report_peek<S: Sink>(env: &PeekEnvelope<'_>, sink: &mut S) -> Result<(), Stri
     if let Some(m) = &env.method {
         sink.method(m);
     }
-    sink.members(env.params.is_some(), env.result.is_some(), env.error.is_some());
+    sink.members(
+        env.params.is_some(),
+        env.result.is_some(),
+        env.error.is_some(),
+    );
     if let Some(r) = &env.result
         && let Some(t) = &r.result_type
     {
@@ -235,15 +244,10 @@ impl Extractor for SerdePeekUtf8 {
 
 /// Row c: `simd_json::to_borrowed_value_with_buffers` on a reused copy (the API mutates its
 /// input; a proxy must keep the original bytes).
+#[derive(Default)]
 pub struct SimdBorrowed {
     copy: Vec<u8>,
     buffers: simd_json::Buffers,
-}
-
-impl Default for SimdBorrowed {
-    fn default() -> Self {
-        Self { copy: Vec::new(), buffers: simd_json::Buffers::default() }
-    }
 }
 
 fn simd_borrowed_meta<S: Sink>(v: &simd_json::BorrowedValue<'_>, sink: &mut S) {
@@ -320,7 +324,11 @@ impl Default for SimdTape {
 }
 
 fn tape_meta<S: Sink>(v: simd_json::tape::Value<'_, '_>, sink: &mut S) {
-    if let Some(meta) = v.as_object().and_then(|o| o.get("_meta")).and_then(|m| m.as_object()) {
+    if let Some(meta) = v
+        .as_object()
+        .and_then(|o| o.get("_meta"))
+        .and_then(|m| m.as_object())
+    {
         sink.meta_begin();
         for k in meta.keys() {
             sink.meta_key(k);
@@ -340,7 +348,11 @@ impl Extractor for SimdTape {
         self.buf.clear();
         self.buf.extend_from_slice(frame);
         self.buf.resize(len + simd_json::INPUT_PADDING, b' ');
-        let mut tape: simd_json::Tape<'_> = self.tape.take().unwrap_or_else(simd_json::Tape::null).reset();
+        let mut tape: simd_json::Tape<'_> = self
+            .tape
+            .take()
+            .unwrap_or_else(simd_json::Tape::null)
+            .reset();
         let res = simd_json::fill_tape_padded(&mut self.buf, len, &mut self.buffers, &mut tape);
         let out = match res {
             Err(e) => Err(e.to_string()),
@@ -377,7 +389,10 @@ impl Extractor for SimdTape {
                 }
                 sink.members(p.is_some(), r.is_some(), e.is_some());
                 if let Some(r) = r
-                    && let Some(t) = r.as_object().and_then(|o| o.get("resultType")).and_then(|t| t.into_string())
+                    && let Some(t) = r
+                        .as_object()
+                        .and_then(|o| o.get("resultType"))
+                        .and_then(|t| t.into_string())
                 {
                     sink.result_type(t);
                 }
@@ -446,7 +461,11 @@ impl Extractor for SonicGetMany {
         if let Some(t) = got[8].as_ref().and_then(|v| v.as_str()) {
             sink.result_type(t);
         }
-        let meta = if got[3].is_some() { got[6].as_ref() } else { got[7].as_ref() };
+        let meta = if got[3].is_some() {
+            got[6].as_ref()
+        } else {
+            got[7].as_ref()
+        };
         if let Some(m) = meta {
             sink.meta_begin();
             sink.meta_raw(m.as_raw_str().as_bytes());
