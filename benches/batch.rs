@@ -21,7 +21,8 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput};
 use rayon::prelude::*;
-use support::peers::{SerdePeekUtf8, SimdTape};
+use support::ours::Ours;
+use support::peers::{SerdePeekUtf8, SerdeValue, SimdTape};
 use support::{CAPTURE_STREAM, Digest, Extractor};
 
 /// Validates every frame of an NDJSON chunk; returns (accepted, rejected, digest).
@@ -176,6 +177,37 @@ fn bench_stream<E: Extractor + Default + Send>(
     group.finish();
 }
 
+/// Check step: on every frame both accept, mcpwire and serde_json::Value read the same
+/// fields; frames where only one of them accepts are counted and printed (the strictness
+/// policy rejects more, e.g. duplicate keys; serde_json rejects escaped lone surrogates).
+fn check_stream(name: &str, stream: &[u8]) {
+    let (mut ours, mut serde) = (Ours::default(), SerdeValue);
+    let (mut both, mut only_ours, mut only_serde, mut neither) = (0, 0, 0, 0);
+    for (i, frame) in support::split_frames(stream).into_iter().enumerate() {
+        let (mut a, mut b) = (support::Collect::default(), support::Collect::default());
+        match (ours.run(frame, &mut a), serde.run(frame, &mut b)) {
+            (Ok(()), Ok(())) => {
+                both += 1;
+                let (a, b) = (a.finish(), b.finish());
+                assert!(
+                    support::same_fields(&a, &b),
+                    "batch {name}: frame {i}: {a:?} vs {b:?}"
+                );
+            }
+            (Ok(()), Err(_)) => only_ours += 1,
+            (Err(e), Ok(())) => {
+                only_serde += 1;
+                eprintln!("batch {name}: frame {i}: only serde_json accepts ({e})");
+            }
+            (Err(_), Err(_)) => neither += 1,
+        }
+    }
+    eprintln!(
+        "batch {name}: same fields on {both} frames; only mcpwire accepts {only_ours}, only \
+         serde_json {only_serde}, both reject {neither}"
+    );
+}
+
 fn criterion_home() -> PathBuf {
     if let Some(h) = std::env::var_os("CRITERION_HOME") {
         return PathBuf::from(h);
@@ -248,6 +280,8 @@ fn main() {
     }
     for (name, stream) in &streams {
         eprintln!("batch {name}: {} bytes, threads {threads:?}", stream.len());
+        check_stream(name, stream);
+        bench_stream::<Ours>(&mut c, &mut rows, name, stream, &threads);
         bench_stream::<SimdTape>(&mut c, &mut rows, name, stream, &threads);
         bench_stream::<SerdePeekUtf8>(&mut c, &mut rows, name, stream, &threads);
     }

@@ -11,10 +11,15 @@ mod support;
 
 use std::hint::black_box;
 
+use mcpwire::Backend;
+use support::ours::Ours;
 use support::peers::*;
 use support::{Class, Extractor, check_agreement, payload_bytes, run_all};
 
 const IMPLS: &[&str] = &[
+    "mcpwire",
+    "mcpwire_avx2",
+    "mcpwire_scalar",
     "serde_value",
     "serde_raw_2pass",
     "serde_peek",
@@ -47,7 +52,7 @@ fn icount_measured_utf8(frames: &[&[u8]], passes: usize) -> u64 {
 }
 
 fn drive<E: Extractor>(mut e: E, frames: &[&[u8]], passes: usize) -> u64 {
-    check_agreement(&mut SerdeValue, &mut e, frames, "icount");
+    check_agreement(&mut Ours::default(), &mut e, frames, "icount");
     let _ = run_all(&mut e, frames); // warm-up: buffers grown, CPU dispatch resolved
     icount_measured(&mut e, frames, passes)
 }
@@ -69,6 +74,17 @@ fn main() {
     let passes: usize = args[2].parse().expect("passes: a number");
     let frames = class.frames();
     let d = match args[0].as_str() {
+        "mcpwire" => drive(Ours::default(), &frames, passes),
+        "mcpwire_avx2" => drive(
+            Ours::with_backend(Backend::Avx2, "mcpwire_avx2").expect("no AVX2"),
+            &frames,
+            passes,
+        ),
+        "mcpwire_scalar" => drive(
+            Ours::with_backend(Backend::Scalar, "mcpwire_scalar").expect("scalar"),
+            &frames,
+            passes,
+        ),
         "serde_value" => drive(SerdeValue, &frames, passes),
         "serde_raw_2pass" => drive(SerdeRawEnvelope, &frames, passes),
         "serde_peek" => drive(SerdePeek, &frames, passes),

@@ -6,7 +6,7 @@
 //! every item is used by every target.
 #![allow(dead_code)]
 
-// pub mod ours;
+pub mod ours;
 pub mod peers;
 
 use std::time::Duration;

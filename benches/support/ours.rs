@@ -1,7 +1,7 @@
 //! mcpwire itself as an [`Extractor`]: `Parser::parse`, then the envelope accessors.
 
+use mcpwire::Backend;
 use mcpwire::envelope::Id;
-use mcpwire::scan::Backend;
 use mcpwire::{Parser, Span};
 
 use super::{Extractor, Sink};
@@ -14,7 +14,10 @@ pub struct Ours {
 
 impl Default for Ours {
     fn default() -> Self {
-        Self { parser: Parser::new(), name: "mcpwire" }
+        Self {
+            parser: Parser::new(),
+            name: "mcpwire",
+        }
     }
 }
 
@@ -56,12 +59,20 @@ impl Extractor for Ours {
         {
             sink.result_type(&t.decode());
         }
-        let meta: Option<Span> = if p.is_some() { env.params_meta_span() } else { env.result_meta_span() };
+        let meta: Option<Span> = if p.is_some() {
+            env.params_meta_span()
+        } else {
+            env.result_meta_span()
+        };
         if let Some(m) = meta {
             sink.meta_begin();
             sink.meta_raw(m.slice(frame));
             if S::WANTS_KEYS {
-                let members = if p.is_some() { env.params_meta() } else { env.result_meta() };
+                let members = if p.is_some() {
+                    env.params_meta()
+                } else {
+                    env.result_meta()
+                };
                 for member in members.into_iter().flatten() {
                     sink.meta_key(&member.key);
                 }
