@@ -178,33 +178,15 @@ fn bench_stream<E: Extractor + Default + Send>(
 }
 
 /// Check step: on every frame both accept, mcpwire and serde_json::Value read the same
-/// fields; frames where only one of them accepts are counted and printed (the strictness
-/// policy rejects more, e.g. duplicate keys; serde_json rejects escaped lone surrogates).
+/// fields; frames only one of them accepts are counted (the strictness policy rejects more,
+/// e.g. duplicate keys; serde_json rejects escaped lone surrogates).
 fn check_stream(name: &str, stream: &[u8]) {
-    let (mut ours, mut serde) = (Ours::default(), SerdeValue);
-    let (mut both, mut only_ours, mut only_serde, mut neither) = (0, 0, 0, 0);
-    for (i, frame) in support::split_frames(stream).into_iter().enumerate() {
-        let (mut a, mut b) = (support::Collect::default(), support::Collect::default());
-        match (ours.run(frame, &mut a), serde.run(frame, &mut b)) {
-            (Ok(()), Ok(())) => {
-                both += 1;
-                let (a, b) = (a.finish(), b.finish());
-                assert!(
-                    support::same_fields(&a, &b),
-                    "batch {name}: frame {i}: {a:?} vs {b:?}"
-                );
-            }
-            (Ok(()), Err(_)) => only_ours += 1,
-            (Err(e), Ok(())) => {
-                only_serde += 1;
-                eprintln!("batch {name}: frame {i}: only serde_json accepts ({e})");
-            }
-            (Err(_), Err(_)) => neither += 1,
-        }
-    }
+    let frames = support::split_frames(stream);
+    let n = support::check_agreement_lenient(&mut Ours::default(), &mut SerdeValue, &frames, name);
     eprintln!(
-        "batch {name}: same fields on {both} frames; only mcpwire accepts {only_ours}, only \
-         serde_json {only_serde}, both reject {neither}"
+        "batch {name}: same fields on {} frames; only mcpwire accepts {}, only serde_json {}, \
+         both reject {}",
+        n.0, n.1, n.2, n.3
     );
 }
 

@@ -3,7 +3,8 @@
 //! callgrind collects (`--collect-atstart=no --toggle-collect=*icount_measured*`), so setup,
 //! the field check and the warm-up pass are not counted.
 //!
-//! Usage: `icount IMPL CLASS PASSES` (IMPL: see `--list`; CLASS: small, medium, large).
+//! Usage: `icount IMPL CLASS PASSES` (IMPL: see `--list`; CLASS: small, medium, large,
+//! capture (corpora/bench/capture-stream.jsonl) or file:PATH (any NDJSON file)).
 //! Without arguments (as `cargo bench` runs it) it prints how to use it and exits.
 
 #[path = "support/mod.rs"]
@@ -14,7 +15,7 @@ use std::hint::black_box;
 use mcpwire::Backend;
 use support::ours::Ours;
 use support::peers::*;
-use support::{Class, Extractor, check_agreement, payload_bytes, run_all};
+use support::{Class, Extractor, check_agreement_lenient, payload_bytes, run_all};
 
 const IMPLS: &[&str] = &[
     "mcpwire",
@@ -52,7 +53,15 @@ fn icount_measured_utf8(frames: &[&[u8]], passes: usize) -> u64 {
 }
 
 fn drive<E: Extractor>(mut e: E, frames: &[&[u8]], passes: usize) -> u64 {
-    check_agreement(&mut Ours::default(), &mut e, frames, "icount");
+    let n = check_agreement_lenient(&mut Ours::default(), &mut e, frames, "icount");
+    eprintln!(
+        "icount check: both accept {}, only mcpwire {}, only {} {}, both reject {}",
+        n.0,
+        n.1,
+        e.name(),
+        n.2,
+        n.3
+    );
     let _ = run_all(&mut e, frames); // warm-up: buffers grown, CPU dispatch resolved
     icount_measured(&mut e, frames, passes)
 }
@@ -70,9 +79,19 @@ fn main() {
         eprintln!("icount: instruction-count driver; run it through scripts/callgrind.sh");
         return;
     }
-    let class = Class::from_name(&args[1]).expect("class: small, medium or large");
     let passes: usize = args[2].parse().expect("passes: a number");
-    let frames = class.frames();
+    let file;
+    let frames = match (args[1].as_str(), Class::from_name(&args[1])) {
+        (_, Some(class)) => class.frames(),
+        ("capture", None) => support::split_frames(support::CAPTURE_STREAM),
+        (other, None) => {
+            let path = other
+                .strip_prefix("file:")
+                .expect("class: small, medium, large, capture or file:PATH");
+            file = std::fs::read(path).expect("read the file");
+            support::split_frames(&file)
+        }
+    };
     let d = match args[0].as_str() {
         "mcpwire" => drive(Ours::default(), &frames, passes),
         "mcpwire_avx2" => drive(
@@ -102,7 +121,7 @@ fn main() {
     println!(
         "impl={} class={} frames={} bytes={} passes={} digest={d}",
         args[0],
-        class.name(),
+        args[1],
         frames.len(),
         payload_bytes(&frames),
         passes

@@ -7,7 +7,9 @@
 #   IMPL    implementations to count (default: mcpwire simd_tape serde_peek_utf8
 #           sonic_get_many floor_simdutf8; `--list` on the icount binary lists all)
 # Env: ICOUNT_BIN=path to a prebuilt icount bench binary (skips cargo);
-#      ICOUNT_PASSES="small=4 medium=4 large=3" passes over each class.
+#      ICOUNT_PASSES="small=4 medium=4 large=3" passes over each class;
+#      ICOUNT_CLASSES="small medium large" (also: capture = corpora/bench/capture-stream.jsonl,
+#      file:PATH = any NDJSON file; those get 2 passes unless ICOUNT_PASSES says otherwise).
 #
 # Only `icount_measured*` is collected (setup, the field check and a warm-up pass are
 # excluded). Valgrind does not emulate AVX-512, so run-time dispatch picks the AVX2 (or
@@ -28,16 +30,19 @@ if [[ -z "$BIN" ]]; then
 fi
 [[ -x "$BIN" ]] || { echo "icount binary not found" >&2; exit 2; }
 declare -A PASSES=([small]=4 [medium]=4 [large]=3)
+CLASSES=${ICOUNT_CLASSES:-small medium large}
 for kv in ${ICOUNT_PASSES:-}; do PASSES[${kv%%=*}]=${kv#*=}; done
 
 CSV="$OUT/icount.csv"
 echo "impl,class,frames,bytes,passes,ir_total,ir_per_msg,ir_per_byte" > "$CSV"
-for class in small medium large; do
+for class in $CLASSES; do
+  [[ -n "${PASSES[$class]:-}" ]] || PASSES[$class]=2
+  tag=${class//[^A-Za-z0-9_.-]/_}
   for impl in "${IMPLS[@]}"; do
-    f="$OUT/callgrind.out.$impl.$class"
+    f="$OUT/callgrind.out.$impl.$tag"
     info=$(valgrind --tool=callgrind --callgrind-out-file="$f" --collect-atstart=no \
       --toggle-collect='*icount_measured*' "$BIN" "$impl" "$class" "${PASSES[$class]}" \
-      2>"$OUT/valgrind.$impl.$class.log" | grep '^impl=')
+      2>"$OUT/valgrind.$impl.$tag.log" | grep '^impl=')
     frames=$(sed 's/.*frames=\([0-9]*\).*/\1/' <<<"$info")
     bytes=$(sed 's/.*bytes=\([0-9]*\).*/\1/' <<<"$info")
     ir=$(grep -E '^(summary|totals):' "$f" | tail -1 | awk '{print $2}')

@@ -344,6 +344,37 @@ pub fn check_agreement<R: Extractor, C: Extractor>(
     frames.len()
 }
 
+/// Like [`check_agreement`] for real traffic, where implementations may reject different
+/// frames (strictness policies differ): compares the fields on the frames both accept and
+/// returns `(both_accept, only_reference, only_candidate, both_reject)`.
+pub fn check_agreement_lenient<R: Extractor, C: Extractor>(
+    reference: &mut R,
+    candidate: &mut C,
+    frames: &[&[u8]],
+    what: &str,
+) -> (usize, usize, usize, usize) {
+    let mut n = (0, 0, 0, 0);
+    for (i, frame) in frames.iter().enumerate() {
+        let (mut a, mut b) = (Collect::default(), Collect::default());
+        match (reference.run(frame, &mut a), candidate.run(frame, &mut b)) {
+            (Ok(()), Ok(())) => {
+                n.0 += 1;
+                let (a, b) = (a.finish(), b.finish());
+                assert!(
+                    same_fields(&a, &b),
+                    "{what}: frame {i}: {} and {} disagree:\n  {a:?}\n  {b:?}",
+                    reference.name(),
+                    candidate.name()
+                );
+            }
+            (Ok(()), Err(_)) => n.1 += 1,
+            (Err(_), Ok(())) => n.2 += 1,
+            (Err(_), Err(_)) => n.3 += 1,
+        }
+    }
+    n
+}
+
 /// Runs `e` over every frame once, returning the digest (used inside timing loops).
 #[inline]
 pub fn run_all<E: Extractor>(e: &mut E, frames: &[&[u8]]) -> u64 {
