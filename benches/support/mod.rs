@@ -386,3 +386,49 @@ pub fn run_all<E: Extractor>(e: &mut E, frames: &[&[u8]]) -> u64 {
     }
     d.0
 }
+
+/// One implementation in a round-robin run: its name and one pass over the frames.
+pub type Pass<'a> = (&'static str, Box<dyn FnMut() -> u64 + 'a>);
+
+/// Round-robin timing, robust to a neighbour's load changing during the run: every sample
+/// round times each implementation once (~`sample_ms` each, starting point rotated per
+/// round), so slow drifts hit all of them alike. Returns per implementation the median and
+/// the 10th percentile of ns per pass. Samples: 31 (full) or 11 (quick mode).
+pub fn round_robin(passes: &mut [Pass<'_>]) -> Vec<(&'static str, f64, f64)> {
+    use std::time::Instant;
+    let (rounds, sample_ms) = if quick() { (11, 3.0) } else { (31, 10.0) };
+    // Calibrate: passes per sample for each implementation (after one warm-up pass).
+    let mut reps = Vec::with_capacity(passes.len());
+    let mut sink = 0u64;
+    for (_, f) in passes.iter_mut() {
+        sink ^= f();
+        let t = Instant::now();
+        let mut n = 0u64;
+        while t.elapsed().as_secs_f64() * 1e3 < sample_ms / 4.0 {
+            sink ^= f();
+            n += 1;
+        }
+        let per = t.elapsed().as_secs_f64() * 1e3 / n as f64;
+        reps.push(((sample_ms / per).ceil() as u64).max(1));
+    }
+    let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); passes.len()];
+    for round in 0..rounds {
+        for k in 0..passes.len() {
+            let i = (k + round) % passes.len();
+            let t = Instant::now();
+            for _ in 0..reps[i] {
+                sink ^= (passes[i].1)();
+            }
+            times[i].push(t.elapsed().as_nanos() as f64 / reps[i] as f64);
+        }
+    }
+    std::hint::black_box(sink);
+    passes
+        .iter()
+        .zip(times)
+        .map(|((name, _), mut t)| {
+            t.sort_by(f64::total_cmp);
+            (*name, t[t.len() / 2], t[t.len() / 10])
+        })
+        .collect()
+}
