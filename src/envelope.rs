@@ -482,7 +482,10 @@ impl Inner {
 fn key_index(frame: &[u8], k: StrTok, names: &[&[u8]]) -> Option<usize> {
     let raw = &frame[k.start..k.end];
     if !k.escaped {
-        names.iter().position(|n| *n == raw)
+        // Length first, then the bytes: no `memcmp` call for the short envelope names.
+        names
+            .iter()
+            .position(|n| n.len() == raw.len() && n.iter().zip(raw).all(|(a, b)| a == b))
     } else {
         names.iter().position(|n| eq_decoded(raw, true, n))
     }

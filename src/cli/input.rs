@@ -1,0 +1,457 @@
+//! Inputs (files and stdin) read as streams in fixed-size chunks and cut into frames by the
+//! sans-I/O framers of [`mcpwire::framing`] (ndjson, sse, body). Memory stays bounded by the
+//! frame limit plus one chunk.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use mcpwire::framing::body::BodyFramer;
+use mcpwire::framing::ndjson::NdjsonFramer;
+use mcpwire::framing::sse::{LINE_OVERHEAD, SseFramer};
+use mcpwire::framing::{FrameError, Status};
+use mcpwire::profile::Direction;
+
+/// Bytes asked of the reader per `read()` call.
+const CHUNK: usize = 64 * 1024;
+
+/// Which transport framing the input uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Transport {
+    /// stdio: one JSON-RPC message per line (LF, CRLF tolerated).
+    Stdio,
+    /// `text/event-stream`: `data:` lines of each event joined with LF.
+    Sse,
+    /// One HTTP body: the whole input is one frame.
+    HttpBody,
+}
+
+/// One input named on the command line.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// `-`: standard input.
+    Stdin,
+    /// A path.
+    Path(PathBuf),
+}
+
+impl Source {
+    /// Parses a command-line argument (`-` is stdin).
+    pub fn from_arg(arg: &str) -> Self {
+        if arg == "-" {
+            Source::Stdin
+        } else {
+            Source::Path(PathBuf::from(arg))
+        }
+    }
+    /// The name shown in diagnostics (`<stdin>` for `-`).
+    pub fn display_name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_owned(),
+            Source::Path(p) => p.display().to_string(),
+        }
+    }
+    /// The path, when the source is a file.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Source::Stdin => None,
+            Source::Path(p) => Some(p),
+        }
+    }
+    /// Opens the source for streaming.
+    ///
+    /// # Errors
+    /// I/O errors of `open`, and `InvalidInput` for a directory.
+    pub fn open(&self) -> io::Result<Box<dyn Read>> {
+        match self {
+            Source::Stdin => Ok(Box::new(io::stdin().lock())),
+            Source::Path(p) => {
+                if std::fs::metadata(p)?.is_dir() {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        "is a directory",
+                    ));
+                }
+                Ok(Box::new(File::open(p)?))
+            }
+        }
+    }
+}
+
+/// The direction an input's name says its traffic flows (`--direction auto`):
+///
+/// * a path containing `client-to-server` (or a file name ending in `.request.json`): client
+///   to server;
+/// * a path containing `server-to-client`, a `.sse` file (Streamable HTTP: SSE streams, POST
+///   responses such as `001-post.sse` and GET streams alike, flow from the server), or a file
+///   name ending in `.response.json`: server to client;
+/// * anything else, and stdin: unknown (the profile's direction rules are skipped).
+///
+/// Matching is ASCII case-insensitive on the whole path as written.
+pub fn infer_direction(name: &str) -> Direction {
+    let n = name.to_ascii_lowercase();
+    let file = n.rsplit(['/', '\\']).next().unwrap_or(&n);
+    let c2s = n.contains("client-to-server") || file.ends_with(".request.json");
+    let s2c = n.contains("server-to-client")
+        || file.ends_with(".sse")
+        || file.ends_with(".response.json");
+    match (c2s, s2c) {
+        (true, false) => Direction::ClientToServer,
+        (false, true) => Direction::ServerToClient,
+        _ => Direction::Unknown,
+    }
+}
+
+/// Where the frame's first byte is in the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// Absolute offset in the input (bytes).
+    pub offset: u64,
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column (bytes).
+    pub col: u64,
+}
+
+/// One frame borrowed from the reader, or a framing error in its place.
+#[derive(Debug)]
+pub struct Frame<'a> {
+    /// The frame bytes (terminator excluded; for SSE the joined `data:` values); empty when
+    /// `error` is set.
+    pub bytes: &'a [u8],
+    /// Length of the frame in the input (bytes).
+    pub input_len: u64,
+    /// Where it starts.
+    pub origin: Origin,
+    /// Set when the framer reported an error instead of a frame.
+    pub error: Option<FrameError>,
+}
+
+impl Frame<'_> {
+    /// Absolute input offset of the frame's first byte.
+    pub fn offset(&self) -> u64 {
+        self.origin.offset
+    }
+    /// Maps a frame-relative byte offset to (absolute offset, line, column). Exact for stdio,
+    /// bodies and single-line SSE data; for joined SSE data lines are counted in the frame.
+    pub fn locate(&self, rel: usize) -> (u64, u64, u64) {
+        let end = rel.min(self.bytes.len());
+        let within = &self.bytes[..end];
+        let abs = self.origin.offset + rel as u64;
+        match memchr::memrchr(b'\n', within) {
+            None => (abs, self.origin.line, self.origin.col + rel as u64),
+            Some(last) => {
+                let lines = memchr::memchr_iter(b'\n', within).count() as u64;
+                (abs, self.origin.line + lines, (end - last) as u64)
+            }
+        }
+    }
+}
+
+enum Framer {
+    Ndjson(NdjsonFramer),
+    Sse(SseFramer),
+    Body(BodyFramer),
+}
+
+/// Pulls frames from a reader in [`CHUNK`]-byte reads through a [`mcpwire::framing`] framer.
+pub struct FrameReader {
+    inner: Box<dyn Read>,
+    framer: Framer,
+    /// Read buffer; `buf[start..]` are the pending bytes handed to the framer.
+    buf: Vec<u8>,
+    start: usize,
+    /// Bytes to drop from the pending bytes before the next framer call.
+    drop_next: usize,
+    /// Absolute input offset of `buf[0]`.
+    base: u64,
+    eof: bool,
+    finished: bool,
+    /// Joined SSE data (copied out of the framer).
+    joined: Vec<u8>,
+    /// Bytes read so far (for the progress bar and the summary).
+    pub bytes_read: u64,
+}
+
+enum Got {
+    InBuf(Range<usize>, Origin),
+    Joined(Origin),
+    Error(FrameError),
+    /// Consumed something that is not a frame (an SSE priming event, an empty body).
+    Skip,
+}
+
+/// Counts line ends (LF, CR, CRLF) in `b`; returns the count and the index after the last.
+fn line_ends(b: &[u8]) -> (u64, usize) {
+    let mut n = 0;
+    let mut after = 0;
+    let mut i = 0;
+    while let Some(p) = memchr::memchr2(b'\n', b'\r', &b[i..]) {
+        let p = i + p;
+        n += 1;
+        i = if b[p] == b'\r' && b.get(p + 1) == Some(&b'\n') {
+            p + 2
+        } else {
+            p + 1
+        };
+        after = i;
+    }
+    (n, after)
+}
+
+impl FrameReader {
+    /// A reader for `transport` with frames limited to `max_frame` bytes.
+    pub fn new(inner: Box<dyn Read>, transport: Transport, max_frame: usize) -> Self {
+        let framer = match transport {
+            Transport::Stdio => Framer::Ndjson(NdjsonFramer::with_max_frame_len(max_frame)),
+            Transport::Sse => Framer::Sse(SseFramer::with_limits(
+                max_frame,
+                max_frame.saturating_add(LINE_OVERHEAD),
+            )),
+            Transport::HttpBody => Framer::Body(BodyFramer::with_max_body_len(max_frame)),
+        };
+        Self {
+            inner,
+            framer,
+            buf: Vec::with_capacity(CHUNK * 2),
+            start: 0,
+            drop_next: 0,
+            base: 0,
+            eof: false,
+            finished: false,
+            joined: Vec::new(),
+            bytes_read: 0,
+        }
+    }
+
+    /// Reads one more chunk (compacting the buffer first); returns false at end of input.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        if self.start > 0 && self.start >= self.buf.len() / 2 {
+            self.buf.drain(..self.start);
+            self.base += self.start as u64;
+            self.start = 0;
+        }
+        let old = self.buf.len();
+        self.buf.resize(old + CHUNK, 0);
+        let n = loop {
+            match self.inner.read(&mut self.buf[old..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.buf.truncate(old);
+                    return Err(e);
+                }
+            }
+        };
+        self.buf.truncate(old + n);
+        self.bytes_read += n as u64;
+        if n == 0 {
+            self.eof = true;
+        }
+        Ok(n > 0)
+    }
+
+    /// Runs the framer once over the pending bytes.
+    fn step(&mut self) -> Option<Got> {
+        let base = self.base + self.start as u64;
+        let pending = &self.buf[self.start..];
+        let at_end = self.eof;
+        let (consumed, got) = match &mut self.framer {
+            Framer::Ndjson(f) => {
+                let d = if at_end {
+                    f.finish(pending)
+                } else {
+                    f.decode(pending)
+                };
+                let got = match d.status {
+                    Status::Partial => None,
+                    Status::Complete(Err(e)) => Some(Got::Error(e)),
+                    Status::Complete(Ok(fr)) => {
+                        let o = Origin {
+                            offset: fr.offset(),
+                            line: fr.line(),
+                            col: 1,
+                        };
+                        let r = fr.range();
+                        Some(Got::InBuf(self.start + r.start..self.start + r.end, o))
+                    }
+                };
+                (d.consumed, got)
+            }
+            Framer::Body(f) => {
+                let d = if at_end {
+                    f.finish(pending)
+                } else {
+                    f.decode(pending)
+                };
+                let got = match d.status {
+                    Status::Partial => None,
+                    Status::Complete(Err(e)) => Some(Got::Error(e)),
+                    Status::Complete(Ok(fr)) if fr.is_empty() => Some(Got::Skip),
+                    Status::Complete(Ok(fr)) => {
+                        let o = Origin {
+                            offset: base,
+                            line: 1,
+                            col: 1,
+                        };
+                        Some(Got::InBuf(self.start..self.start + fr.len(), o))
+                    }
+                };
+                (d.consumed, got)
+            }
+            Framer::Sse(f) => {
+                let d = if at_end {
+                    f.finish(pending)
+                } else {
+                    f.decode(pending)
+                };
+                let got = match d.status {
+                    Status::Partial => None,
+                    Status::Complete(Err(e)) => Some(Got::Error(e)),
+                    // Priming events (empty data), retry-only blocks: not messages.
+                    Status::Complete(Ok(ev)) if !ev.is_message() => Some(Got::Skip),
+                    Status::Complete(Ok(ev)) => {
+                        let data_off = ev.data_offset().unwrap_or(ev.offset());
+                        // Line and column of the data: count line ends from the event start
+                        // when those bytes are still pending, else use the event's line.
+                        let mut origin = Origin {
+                            offset: data_off,
+                            line: ev.line(),
+                            col: 1,
+                        };
+                        if ev.offset() >= base && data_off >= ev.offset() {
+                            let s = (ev.offset() - base) as usize;
+                            let e = (data_off - base) as usize;
+                            if e <= pending.len() {
+                                let (n, after) = line_ends(&pending[s..e]);
+                                origin.line = ev.line() + n;
+                                origin.col = (e - s - after) as u64 + 1;
+                            }
+                        }
+                        match ev.data_range() {
+                            Some(r) => {
+                                Some(Got::InBuf(self.start + r.start..self.start + r.end, origin))
+                            }
+                            None => {
+                                self.joined.clear();
+                                self.joined.extend_from_slice(ev.data());
+                                Some(Got::Joined(origin))
+                            }
+                        }
+                    }
+                };
+                (d.consumed, got)
+            }
+        };
+        self.drop_next = consumed;
+        got
+    }
+
+    /// The next frame (or framing error), or `None` at end of input.
+    ///
+    /// # Errors
+    /// Read errors of the underlying reader.
+    pub fn next_frame(&mut self) -> io::Result<Option<Frame<'_>>> {
+        loop {
+            self.start += std::mem::take(&mut self.drop_next);
+            if self.finished {
+                return Ok(None);
+            }
+            let was_eof = self.eof;
+            match self.step() {
+                Some(Got::InBuf(r, origin)) => {
+                    let bytes = &self.buf[r];
+                    return Ok(Some(Frame {
+                        bytes,
+                        input_len: bytes.len() as u64,
+                        origin,
+                        error: None,
+                    }));
+                }
+                Some(Got::Joined(origin)) => {
+                    return Ok(Some(Frame {
+                        bytes: &self.joined,
+                        input_len: self.joined.len() as u64,
+                        origin,
+                        error: None,
+                    }));
+                }
+                Some(Got::Skip) => continue,
+                Some(Got::Error(e)) => {
+                    if e.kind().is_fatal() {
+                        // Over the body limit: count the rest of the input, keep nothing.
+                        self.start = self.buf.len();
+                        while self.fill()? {
+                            self.start = self.buf.len();
+                        }
+                        self.finished = true;
+                        self.drop_next = 0;
+                    }
+                    let origin = Origin {
+                        offset: e.offset(),
+                        line: e.line().max(1),
+                        col: 1,
+                    };
+                    return Ok(Some(Frame {
+                        bytes: &[],
+                        input_len: e.len() as u64,
+                        origin,
+                        error: Some(e),
+                    }));
+                }
+                None => {
+                    if was_eof {
+                        // finish() returned Partial: the stream is drained.
+                        self.finished = true;
+                        self.start += std::mem::take(&mut self.drop_next);
+                        return Ok(None);
+                    }
+                    self.start += std::mem::take(&mut self.drop_next);
+                    self.fill()?;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Direction, infer_direction, line_ends};
+
+    #[test]
+    fn direction_from_file_names() {
+        let c2s = Direction::ClientToServer;
+        let s2c = Direction::ServerToClient;
+        for (name, want) in [
+            ("real/stdio/x/client-to-server.jsonl", c2s),
+            ("server-to-client.jsonl", s2c),
+            ("Server-To-Client.JSONL", s2c),
+            ("captures/http_a/001-post.sse", s2c),
+            ("captures/http_a/005-get.sse", s2c),
+            ("x/client-to-server.tools-call.request.json", c2s),
+            ("x/server-to-client.initialize.response.json", s2c),
+            ("a.response.json", s2c),
+            ("a.request.json", c2s),
+            ("spec/tools.jsonl", Direction::Unknown),
+            ("<stdin>", Direction::Unknown),
+            // Contradictory names say nothing.
+            (
+                "client-to-server/server-to-client.jsonl",
+                Direction::Unknown,
+            ),
+            ("client-to-server.sse", Direction::Unknown),
+        ] {
+            assert_eq!(infer_direction(name), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn counts_cr_lf_crlf() {
+        assert_eq!(line_ends(b"a\r\nb\rc\nd"), (3, 7));
+        assert_eq!(line_ends(b"abc"), (0, 0));
+    }
+}

@@ -1,0 +1,137 @@
+//! One frame's verdict: the `--format jsonl` record of DESIGN.md's CLI contract.
+
+use mcpwire::error::ErrorKind;
+use mcpwire::profile::{Validator, Violation};
+use mcpwire::{Envelope, Parser, Shape};
+use serde::Serialize;
+
+use super::input::Frame;
+
+/// A violation as printed (`{"kind","code","offset","message"}`), offset absolute in the input.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ViolationOut {
+    /// Stable kebab-case kind.
+    pub kind: String,
+    /// JSON-RPC error code a server would answer with.
+    pub code: i64,
+    /// Absolute byte offset in the input.
+    pub offset: u64,
+    /// One-line description.
+    pub message: String,
+    /// Frame-relative offset (not printed; used for `file:line:col`).
+    #[serde(skip)]
+    pub rel: usize,
+}
+
+/// The record of one frame, fields in the contract's order.
+#[derive(Clone, Debug, Serialize)]
+pub struct Record {
+    /// Input file, present only when several inputs are checked in one run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based frame number within its input.
+    pub frame: u64,
+    /// Absolute byte offset of the frame in its input.
+    pub offset: u64,
+    /// Frame length in bytes (as it appears in the input).
+    pub len: u64,
+    /// `request|notification|result|error|batch|invalid`.
+    pub shape: &'static str,
+    /// Raw id JSON text, or null when absent.
+    pub id: Option<String>,
+    /// Decoded method name.
+    pub method: Option<String>,
+    /// Decoded `result.resultType`.
+    pub result_type: Option<String>,
+    /// `error.code`.
+    pub error_code: Option<i64>,
+    /// True when there is no violation.
+    pub valid: bool,
+    /// Violations, in frame order.
+    pub violations: Vec<ViolationOut>,
+}
+
+fn violation(frame: &Frame<'_>, kind: &str, code: i64, rel: usize, message: &str) -> ViolationOut {
+    let (offset, _, _) = frame.locate(rel);
+    ViolationOut {
+        kind: kind.to_owned(),
+        code,
+        offset,
+        message: message.to_owned(),
+        rel,
+    }
+}
+
+/// A record with no verdict yet: frame `number` at `offset`, `len` bytes, shape `invalid`.
+pub fn empty(number: u64, offset: u64, len: u64) -> Record {
+    Record {
+        file: None,
+        frame: number,
+        offset,
+        len,
+        shape: Shape::Invalid.name(),
+        id: None,
+        method: None,
+        result_type: None,
+        error_code: None,
+        valid: false,
+        violations: Vec::new(),
+    }
+}
+
+/// Fills the envelope fields of `rec` from `env`.
+pub fn describe(rec: &mut Record, env: &Envelope<'_>) {
+    rec.shape = env.shape().name();
+    rec.id = env.id_raw().map(str::to_owned);
+    rec.method = env.method().map(|m| m.decode().into_owned());
+    rec.result_type = env.result_type().map(|m| m.decode().into_owned());
+    rec.error_code = env.error_code();
+}
+
+/// Appends profile violations to `rec`; `locate` maps a frame-relative offset to
+/// (frame-relative offset used for `file:line:col`, absolute input offset).
+pub fn push_violations(
+    rec: &mut Record,
+    found: &[Violation],
+    mut locate: impl FnMut(usize) -> (usize, u64),
+) {
+    for v in found {
+        let (rel, offset) = locate(v.offset);
+        rec.violations.push(ViolationOut {
+            kind: v.rule.name().to_owned(),
+            code: v.rule.code().into(),
+            offset,
+            message: v.message.clone(),
+            rel,
+        });
+    }
+}
+
+/// Parses one frame with the envelope layer, applies the profile rules of `validator` (which
+/// include the core findings) and builds its record.
+pub fn judge(parser: &Parser, validator: &mut Validator, frame: &Frame<'_>, number: u64) -> Record {
+    let mut rec = empty(number, frame.offset(), frame.input_len);
+    if let Some(e) = frame.error {
+        // A framing-level error (oversize frame, unterminated line or event): the bytes were
+        // not parsed. Size limits answer -32600; a truncated stream cannot be answered, and is
+        // reported with -32700 (the bytes are not a complete JSON text).
+        let k = e.kind();
+        let code = k
+            .error_kind()
+            .map_or(ErrorKind::UnexpectedEnd.code(), ErrorKind::code);
+        rec.violations
+            .push(violation(frame, k.name(), code.into(), 0, k.message()));
+        return rec;
+    }
+    let mut found = Vec::new();
+    match parser.parse(frame.bytes) {
+        Err(e) => validator.check_parse_error(&e, &mut found),
+        Ok(env) => {
+            describe(&mut rec, &env);
+            validator.check(&env, &mut found);
+        }
+    }
+    push_violations(&mut rec, &found, |rel| (rel, frame.locate(rel).0));
+    rec.valid = rec.violations.is_empty();
+    rec
+}

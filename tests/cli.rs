@@ -1,0 +1,768 @@
+//! Tests of the `mcpwire` binary: every option, every exit status, stdin streaming, bad inputs
+//! and a 50 MB input.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+const VALID: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n";
+const DUPLICATE: &[u8] =
+    b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"method\":\"tools/call\"}\n";
+const NOT_JSON: &[u8] = b"{\"jsonrpc\":\"2.0\",}\n";
+
+fn corpus(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpora")
+        .join(rel)
+}
+
+fn mcpwire() -> Command {
+    let mut c = Command::cargo_bin("mcpwire").expect("binary built");
+    c.env_remove("NO_COLOR");
+    c
+}
+
+fn temp_file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.path().join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// Parses jsonl stdout into records and the summary.
+fn jsonl(stdout: &[u8]) -> (Vec<Value>, Value) {
+    let mut recs: Vec<Value> = std::str::from_utf8(stdout)
+        .expect("utf-8 output")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    let summary = recs.pop().expect("a summary line");
+    assert!(
+        summary.get("summary").is_some(),
+        "last line is the summary: {summary}"
+    );
+    (recs, summary["summary"].clone())
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    mcpwire()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("check"));
+    mcpwire()
+        .args(["check", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--transport"));
+    mcpwire().args(["stats", "--help"]).assert().success();
+    mcpwire().arg("--version").assert().success();
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    mcpwire().assert().code(2);
+    mcpwire()
+        .arg("check")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("FILE"));
+    mcpwire().args(["frobnicate", "x"]).assert().code(2);
+    let f = corpus("spec/tools.jsonl");
+    for bad in [
+        &["--transport", "tcp"][..],
+        &["--profile", "2024-01-01"],
+        &["--format", "xml"],
+        &["--direction", "sideways"],
+        &["--max-frame-bytes", "lots"],
+        &["--no-such-flag"],
+    ] {
+        mcpwire().arg("check").args(bad).arg(&f).assert().code(2);
+    }
+}
+
+#[test]
+fn valid_input_exits_0_with_jsonl_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(&dir, "ok.jsonl", &[VALID, VALID].concat());
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl"])
+        .arg(&f)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, summary) = jsonl(&out);
+    assert_eq!(recs.len(), 2);
+    let r = &recs[0];
+    // Members in the contract's order (checked on the raw text; Value sorts keys).
+    let raw = std::str::from_utf8(&out).unwrap().lines().next().unwrap();
+    let keys = [
+        "frame",
+        "offset",
+        "len",
+        "shape",
+        "id",
+        "method",
+        "result_type",
+        "error_code",
+        "valid",
+        "violations",
+    ];
+    let pos: Vec<usize> = keys
+        .iter()
+        .map(|k| raw.find(&format!("\"{k}\":")).unwrap())
+        .collect();
+    assert!(pos.windows(2).all(|w| w[0] < w[1]), "{raw}");
+    assert_eq!(r.as_object().unwrap().len(), keys.len());
+    assert_eq!(r["frame"], 1);
+    assert_eq!(r["offset"], 0);
+    assert_eq!(r["len"], VALID.len() - 1);
+    assert_eq!(r["shape"], "request");
+    assert_eq!(r["id"], "1");
+    assert_eq!(r["method"], "tools/list");
+    assert_eq!(r["result_type"], Value::Null);
+    assert_eq!(r["error_code"], Value::Null);
+    assert_eq!(r["valid"], true);
+    assert_eq!(recs[1]["offset"], VALID.len());
+    assert_eq!(summary["frames"], 2);
+    assert_eq!(summary["valid"], 2);
+    assert_eq!(summary["invalid"], 0);
+    assert_eq!(summary["bytes"], 2 * VALID.len());
+    assert!(summary["seconds"].is_f64());
+}
+
+#[test]
+fn invalid_frame_exits_1_with_violation() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(&dir, "bad.jsonl", &[VALID, DUPLICATE, NOT_JSON].concat());
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, summary) = jsonl(&out);
+    assert_eq!(recs.len(), 3);
+    assert_eq!(recs[1]["valid"], false);
+    assert_eq!(recs[1]["violations"][0]["kind"], "duplicate-key");
+    assert_eq!(recs[1]["violations"][0]["code"], -32600);
+    // Not JSON: shape invalid, -32700, offset absolute in the file (the `}` of line 3).
+    let v = &recs[2];
+    assert_eq!(v["shape"], "invalid");
+    assert_eq!(v["violations"][0]["code"], -32700);
+    let line3 = (VALID.len() + DUPLICATE.len()) as u64;
+    assert_eq!(v["violations"][0]["offset"], line3 + 17);
+    assert_eq!(summary["invalid"], 2);
+}
+
+#[test]
+fn human_output_has_file_line_col_and_caret() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(&dir, "bad.jsonl", &[VALID, NOT_JSON].concat());
+    let out = mcpwire()
+        .args(["check"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let loc = format!("{}:2:18:", f.display());
+    assert!(text.contains(&loc), "no {loc} in:\n{text}");
+    assert!(text.contains('^'), "no caret in:\n{text}");
+    assert!(text.contains("by shape"), "{text}");
+    assert!(text.contains("tools/list"), "{text}");
+    assert!(!text.contains('\x1b'), "colour on a pipe:\n{text}");
+}
+
+#[test]
+fn no_color_is_honoured() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(&dir, "bad.jsonl", NOT_JSON);
+    mcpwire()
+        .env("NO_COLOR", "1")
+        .arg("check")
+        .arg(&f)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("\x1b").not());
+}
+
+#[test]
+fn missing_file_and_directory_exit_2_but_other_files_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let ok = temp_file(&dir, "ok.jsonl", VALID);
+    let missing = dir.path().join("does-not-exist.jsonl");
+    mcpwire()
+        .arg("check")
+        .arg(&missing)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("does-not-exist.jsonl"));
+    mcpwire()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("directory"));
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl"])
+        .arg(&missing)
+        .arg(&ok)
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, summary) = jsonl(&out);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0]["file"], ok.display().to_string());
+    assert_eq!(summary["io_errors"], 1);
+    mcpwire().args(["stats"]).arg(&missing).assert().code(2);
+}
+
+#[test]
+fn empty_file_has_no_frames_and_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(&dir, "empty.jsonl", b"");
+    for t in ["stdio", "sse", "http-body"] {
+        let out = mcpwire()
+            .args(["check", "--format", "jsonl", "--transport", t])
+            .arg(&f)
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone();
+        let (recs, summary) = jsonl(&out);
+        assert!(recs.is_empty(), "{t}");
+        assert_eq!(summary["frames"], 0);
+    }
+}
+
+#[test]
+fn stdin_dash_reads_the_stream() {
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl", "-"])
+        .write_stdin([VALID, DUPLICATE].concat())
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, _) = jsonl(&out);
+    assert_eq!(recs.len(), 2);
+    assert_eq!(recs[1]["violations"][0]["kind"], "duplicate-key");
+}
+
+/// `-` is processed as a stream: the record of the first frame comes out while stdin is
+/// still open (the input is never read whole first).
+#[test]
+fn stdin_is_streamed_not_slurped() {
+    let bin = assert_cmd::cargo::cargo_bin("mcpwire");
+    let mut child = StdCommand::new(bin)
+        .args(["check", "--format", "jsonl", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut lines = BufReader::new(stdout).lines();
+        while let Some(Ok(l)) = lines.next() {
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    stdin.write_all(VALID).unwrap();
+    stdin.flush().unwrap();
+    let first = rx.recv_timeout(Duration::from_secs(30));
+    // Close stdin before asserting so the child always exits.
+    stdin.write_all(VALID).unwrap();
+    drop(stdin);
+    let first = first.expect("a record before stdin was closed");
+    let v: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["frame"], 1);
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+}
+
+#[test]
+fn transports_sse_and_http_body() {
+    let sse = corpus("real/sse/http_py-client_pyserver_2026-07-28/server-to-client.019-post.sse");
+    let out = mcpwire()
+        .args([
+            "check",
+            "--format",
+            "jsonl",
+            "--transport",
+            "sse",
+            "--profile",
+            "2026-07-28",
+        ])
+        .arg(&sse)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, _) = jsonl(&out);
+    assert!(recs.len() >= 2, "{recs:?}");
+    assert!(recs.iter().any(|r| r["shape"] == "result"));
+    // The first event's data starts after "event: message\r\ndata: ".
+    assert_eq!(recs[0]["offset"], "event: message\r\ndata: ".len());
+
+    let body = corpus(
+        "real/http-body/http_py-client_pyserver_2026-07-28/client-to-server.tools-call.request.json",
+    );
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl", "--transport", "http-body"])
+        .arg(&body)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, _) = jsonl(&out);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0]["method"], "tools/call");
+}
+
+/// A 2026-07-28 request with the per-request `_meta` envelope.
+const REQUEST_2026: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+"#;
+/// The same request without `_meta`: valid for legacy revisions, -32602 under 2026-07-28.
+const REQUEST_NO_META: &[u8] =
+    b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{}}\n";
+
+/// Runs `check --format jsonl` with `args` on `input`; returns exit code, records, summary.
+fn check_jsonl(args: &[&str], input: &Path) -> (i32, Vec<Value>, Value) {
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl"])
+        .args(args)
+        .arg(input)
+        .output()
+        .unwrap();
+    let (recs, summary) = jsonl(&out.stdout);
+    (out.status.code().unwrap(), recs, summary)
+}
+
+fn kinds(rec: &Value) -> Vec<String> {
+    rec["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn every_profile_and_direction_value_is_accepted() {
+    let f = corpus("real/stdio/stdio_py-client_pyserver_2026-07-28/server-to-client.jsonl");
+    for p in ["2026-07-28", "auto"] {
+        for d in ["server-to-client", "auto"] {
+            mcpwire()
+                .args(["check", "--profile", p, "--direction", d])
+                .arg(&f)
+                .assert()
+                .code(0);
+        }
+    }
+    for (p, f) in [
+        ("legacy", "stdio_py-client_pyserver_2025-03-26"),
+        ("2025-03-26", "stdio_py-client_pyserver_2025-03-26"),
+        ("2025-06-18", "stdio_py-client_everything_2025-06-18"),
+        ("2024-11-05", "stdio_py-client_everything_2024-11-05"),
+    ] {
+        for d in ["server-to-client", "client-to-server", "auto"] {
+            let file = if d == "client-to-server" {
+                "client-to-server.jsonl"
+            } else {
+                "server-to-client.jsonl"
+            };
+            mcpwire()
+                .args(["check", "--profile", p, "--direction", d])
+                .arg(corpus(&format!("real/stdio/{f}/{file}")))
+                .assert()
+                .code(0);
+        }
+    }
+    // 2025-11-25: the TS session is valid but for the known lone-surrogate echo.
+    let (code, recs, _) = check_jsonl(
+        &["--profile", "2025-11-25"],
+        &corpus("real/stdio/stdio_ts-client_everything_2025-11-25/server-to-client.jsonl"),
+    );
+    assert_eq!(code, 1);
+    let bad: Vec<_> = recs.iter().filter(|r| r["valid"] == false).collect();
+    assert_eq!(bad.len(), 1);
+    assert_eq!(kinds(bad[0]), ["lone-surrogate"]);
+}
+
+#[test]
+fn bad_profile_value_is_a_usage_error() {
+    let f = corpus("spec/tools.jsonl");
+    for bad in ["2026-07-29", "latest", "", "LEGACY"] {
+        mcpwire()
+            .args(["check", "--profile", bad])
+            .arg(&f)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--profile"));
+    }
+}
+
+#[test]
+fn profile_decides_meta_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(&dir, "x.jsonl", REQUEST_NO_META);
+    let (code, recs, _) = check_jsonl(&["--profile", "2026-07-28"], &f);
+    assert_eq!(code, 1);
+    let vs = recs[0]["violations"].as_array().unwrap();
+    assert_eq!(recs[0]["valid"], false);
+    assert!(vs.iter().all(|v| v["code"] == -32602), "{vs:?}");
+    assert_eq!(
+        kinds(&recs[0]),
+        ["missing-protocol-version", "missing-client-capabilities"]
+    );
+    // Offsets are absolute: this frame starts at byte 0 and the `params` value at 55.
+    assert_eq!(&REQUEST_NO_META[55..57], b"{}");
+    assert_eq!(vs[0]["offset"], 55);
+    for p in ["legacy", "2025-11-25", "2024-11-05", "auto"] {
+        let (code, recs, _) = check_jsonl(&["--profile", p], &f);
+        assert_eq!((code, &recs[0]["valid"]), (0, &Value::Bool(true)), "{p}");
+    }
+    let ok = temp_file(&dir, "y.jsonl", REQUEST_2026);
+    assert_eq!(check_jsonl(&["--profile", "2026-07-28"], &ok).0, 0);
+    // The spec's meta-omitted examples all fail under 2026-07-28 with -32602.
+    let (code, recs, _) = check_jsonl(
+        &["--profile", "2026-07-28"],
+        &corpus("spec/negative/meta-omitted.jsonl"),
+    );
+    assert_eq!(code, 1);
+    assert!(!recs.is_empty());
+    for r in &recs {
+        assert!(
+            r["violations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|v| v["code"] == -32602),
+            "{r}"
+        );
+    }
+}
+
+#[test]
+fn direction_option_and_inference_from_the_file_name() {
+    // Under 2026-07-28 requests flow client to server only.
+    let dir = tempfile::tempdir().unwrap();
+    let plain = temp_file(&dir, "traffic.jsonl", REQUEST_2026);
+    let s2c = temp_file(&dir, "server-to-client.jsonl", REQUEST_2026);
+    let c2s = temp_file(&dir, "client-to-server.jsonl", REQUEST_2026);
+    let p = ["--profile", "2026-07-28"];
+    let run = |d: &str, f: &Path| check_jsonl(&[&p[..], &["--direction", d]].concat(), f);
+    let (code, recs, _) = run("server-to-client", &plain);
+    assert_eq!(code, 1);
+    assert_eq!(kinds(&recs[0]), ["server-request"]);
+    assert_eq!(recs[0]["violations"][0]["code"], -32600);
+    assert_eq!(run("client-to-server", &plain).0, 0);
+    // auto: unknown for a plain name (direction rules skipped), else from the name.
+    assert_eq!(run("auto", &plain).0, 0);
+    assert_eq!(run("auto", &c2s).0, 0);
+    let (code, recs, _) = run("auto", &s2c);
+    assert_eq!(code, 1);
+    assert_eq!(
+        kinds(&recs[0]),
+        kinds(&run("server-to-client", &plain).1[0])
+    );
+    // An explicit direction wins over the name.
+    assert_eq!(run("client-to-server", &s2c).0, 0);
+    // SSE streams flow from the server.
+    let sse = temp_file(
+        &dir,
+        "001-post.sse",
+        &[
+            b"data: ",
+            REQUEST_2026.strip_suffix(b"\n").unwrap(),
+            b"\n\n",
+        ]
+        .concat(),
+    );
+    let (code, _, _) = check_jsonl(&[&p[..], &["--transport", "sse"]].concat(), &sse);
+    assert_eq!(code, 1);
+}
+
+/// One `{headers, body}` record, as in captures/http_*/requests.jsonl (`body` a string).
+fn header_record(headers: &[(&str, &str)], body: &[u8]) -> String {
+    let h: serde_json::Map<String, Value> = headers
+        .iter()
+        .map(|(k, v)| (k.to_string(), Value::from(*v)))
+        .collect();
+    let body = std::str::from_utf8(body).unwrap().trim_end();
+    let rec = serde_json::json!({"method": "POST", "headers": h, "body": body});
+    format!("{rec}\n")
+}
+
+#[test]
+fn headers_file_checks_header_mirroring() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = header_record(
+        &[
+            ("content-type", "application/json"),
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/list"),
+        ],
+        REQUEST_2026,
+    );
+    let bad = header_record(
+        &[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+        ],
+        REQUEST_2026,
+    );
+    let get = "{\"method\":\"GET\",\"headers\":{\"accept\":\"text/event-stream\"}}\n";
+    let f = temp_file(&dir, "ok.jsonl", format!("{good}{get}").as_bytes());
+    let (code, recs, summary) = check_jsonl(&["--headers"], &f);
+    assert_eq!(code, 0, "{recs:?}");
+    assert_eq!(recs.len(), 1, "the GET record has no body and is skipped");
+    assert_eq!(recs[0]["method"], "tools/list");
+    assert_eq!(summary["frames"], 1);
+
+    let f = temp_file(&dir, "bad.jsonl", format!("{good}{bad}").as_bytes());
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl", "--headers"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, summary) = jsonl(&out);
+    assert_eq!(recs[0]["valid"], true);
+    assert_eq!(recs[1]["valid"], false);
+    assert_eq!(recs[1]["offset"], good.len());
+    let v = &recs[1]["violations"][0];
+    assert_eq!(v["code"], -32020, "{}", recs[1]);
+    assert_eq!(v["kind"], "header-mismatch");
+    // The offset is absolute in the headers file and inside the second record.
+    let off = v["offset"].as_u64().unwrap() as usize;
+    assert!(off > good.len() && off < good.len() + bad.len(), "{off}");
+    assert_eq!(summary["invalid"], 1);
+
+    // Human output names the headers file with line:col.
+    mcpwire()
+        .args(["check", "--headers"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("bad.jsonl:2:"))
+        .stdout(predicate::str::contains("header-mismatch"));
+
+    // Together with FILE arguments: both are checked and records carry the file name.
+    let traffic = temp_file(&dir, "t.jsonl", VALID);
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl", "--headers"])
+        .arg(&f)
+        .arg(&traffic)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, summary) = jsonl(&out);
+    assert_eq!(recs.len(), 3);
+    assert!(recs[0]["file"].as_str().unwrap().ends_with("t.jsonl"));
+    assert!(recs[2]["file"].as_str().unwrap().ends_with("bad.jsonl"));
+    assert_eq!(summary["files"], 2);
+}
+
+#[test]
+fn headers_file_bad_records_and_missing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(
+        &dir,
+        "h.jsonl",
+        b"not json\n{\"headers\":5,\"body\":\"{}\"}\n{\"headers\":{},\"body\":\"{\\\"jsonrpc\\\":\"}\n",
+    );
+    let (code, recs, _) = check_jsonl(&["--headers"], &f);
+    assert_eq!(code, 1);
+    assert_eq!(recs.len(), 3);
+    assert_eq!(kinds(&recs[0]), ["invalid-header-record"]);
+    assert_eq!(recs[0]["violations"][0]["code"], -32700);
+    assert_eq!(kinds(&recs[1]), ["invalid-header-record"]);
+    assert_eq!(recs[1]["violations"][0]["code"], -32600);
+    // A body that is not JSON: its core violation, once.
+    assert_eq!(recs[2]["violations"].as_array().unwrap().len(), 1);
+    assert_eq!(recs[2]["violations"][0]["code"], -32700);
+    mcpwire()
+        .args(["check", "--headers"])
+        .arg(dir.path().join("missing.jsonl"))
+        .assert()
+        .code(2);
+    // --headers needs a value.
+    mcpwire().args(["check", "--headers"]).assert().code(2);
+}
+
+#[test]
+fn tasks_extension_accepts_task_results() {
+    let f = corpus("spec/extension-tasks.jsonl");
+    assert_eq!(check_jsonl(&["--profile", "2026-07-28"], &f).0, 1);
+    assert_eq!(
+        check_jsonl(&["--profile", "2026-07-28", "--tasks-extension"], &f).0,
+        0
+    );
+}
+
+#[test]
+fn framing_errors_are_records_not_silent_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    // A last line without LF is reported, never parsed or dropped.
+    let f = temp_file(&dir, "a.jsonl", &[VALID, b"{\"jsonrpc\":\"2.0\"}"].concat());
+    let (code, recs, _) = check_jsonl(&[], &f);
+    assert_eq!(code, 1);
+    assert_eq!(recs.len(), 2);
+    assert_eq!(kinds(&recs[1]), ["unterminated-line"]);
+    assert_eq!(recs[1]["offset"], VALID.len());
+    assert_eq!(recs[1]["len"], 17);
+    // An SSE event without its blank line.
+    let f = temp_file(&dir, "b.sse", b"data: {}\n");
+    let (code, recs, _) = check_jsonl(&["--transport", "sse"], &f);
+    assert_eq!(code, 1);
+    assert_eq!(kinds(&recs[0]), ["unterminated-event"]);
+    // An HTTP body over the limit.
+    let f = temp_file(&dir, "c.json", VALID);
+    let n = (VALID.len() - 2).to_string();
+    let (code, recs, _) = check_jsonl(&["--transport", "http-body", "--max-frame-bytes", &n], &f);
+    assert_eq!(code, 1);
+    assert_eq!(kinds(&recs[0]), ["body-too-large"]);
+    assert_eq!(recs[0]["violations"][0]["code"], -32600);
+}
+
+#[test]
+fn max_frame_bytes_discards_an_oversize_line_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{{\"x\":\"{}\"}}}}\n",
+        "a".repeat(300)
+    );
+    let f = temp_file(&dir, "big.jsonl", &[VALID, big.as_bytes(), VALID].concat());
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl", "--max-frame-bytes", "100"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, summary) = jsonl(&out);
+    assert_eq!(recs.len(), 3);
+    assert_eq!(recs[1]["violations"][0]["kind"], "frame-too-large");
+    assert_eq!(recs[1]["violations"][0]["code"], -32600);
+    assert_eq!(recs[1]["offset"], VALID.len());
+    assert_eq!(recs[2]["valid"], true);
+    assert_eq!(summary["valid"], 2);
+    // One byte under the limit is fine.
+    mcpwire()
+        .args(["check", "--max-frame-bytes"])
+        .arg((VALID.len() - 1).to_string())
+        .arg(temp_file(&dir, "ok.jsonl", VALID))
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn stats_table_and_jsonl() {
+    let f = corpus("real/stdio/stdio_py-client_pyserver_2026-07-28/client-to-server.jsonl");
+    let out = mcpwire()
+        .args(["stats"])
+        .arg(&f)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    for want in [
+        "message sizes",
+        "by shape",
+        "by method",
+        "ids by type",
+        "revisions seen",
+        "2026-07-28",
+    ] {
+        assert!(text.contains(want), "no {want} in:\n{text}");
+    }
+    let legacy = corpus("real/stdio/stdio_py-client_everything_2024-11-05/server-to-client.jsonl");
+    let out = mcpwire()
+        .args(["stats", "--format", "jsonl"])
+        .arg(&f)
+        .arg(&legacy)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let lines: Vec<Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "one per file and a total");
+    let s = &lines[0];
+    assert_eq!(s["frames"], 45);
+    assert_eq!(s["sizes"]["min"], 106);
+    assert_eq!(s["sizes"]["max"], 1145);
+    assert_eq!(s["ids"]["string"], 1);
+    assert!(s["revisions"]["2026-07-28"].as_u64().unwrap() > 0);
+    assert_eq!(
+        s["shapes"]["request"].as_u64().unwrap() + s["shapes"]["notification"].as_u64().unwrap(),
+        45
+    );
+    assert!(lines[1]["revisions"]["2024-11-05"].as_u64().unwrap() >= 1);
+    assert!(lines[2].get("file").is_none());
+    assert_eq!(lines[2]["frames"], 45 + 92);
+}
+
+/// A generated input over 50 MB (never committed): streamed in chunks, every frame counted.
+#[test]
+fn fifty_megabyte_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("big.jsonl");
+    let line = b"{\"jsonrpc\":\"2.0\",\"id\":12345,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hello hello hello hello hello hello hello\"}}}\n";
+    let n = 50 * 1000 * 1000 / line.len() + 1;
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&p).unwrap());
+        for _ in 0..n {
+            f.write_all(line).unwrap();
+        }
+    }
+    assert!(std::fs::metadata(&p).unwrap().len() > 50_000_000);
+    let out = mcpwire()
+        .args(["check"])
+        .arg(&p)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with(&format!("{n} frames: {n} valid, 0 invalid")),
+        "{text}"
+    );
+}
