@@ -4,6 +4,7 @@
 pub mod headers;
 pub mod human;
 pub mod input;
+pub mod proxy;
 pub mod record;
 pub mod stats;
 
@@ -49,6 +50,9 @@ enum Command {
     Check(CheckArgs),
     /// Histograms of shapes, methods, message sizes, id types and protocol revisions.
     Stats(StatsArgs),
+    /// Validating MCP proxy (stdio; see `mcpwire proxy --help`).
+    #[command(subcommand)]
+    Proxy(proxy::ProxyCommand),
 }
 
 /// Output format.
@@ -216,6 +220,7 @@ pub fn main() -> ExitCode {
             a.common.max_frame_bytes,
             a.common.format,
         ),
+        Command::Proxy(p) => proxy::run(p),
     };
     match r {
         Ok(code) => ExitCode::from(code),

@@ -414,6 +414,20 @@ mod tests {
     }
 
     #[test]
+    fn detect_and_fallback() {
+        let d = Backend::detect();
+        assert!(d.is_available());
+        if cfg!(feature = "force-scalar") {
+            assert_eq!(d, Backend::Scalar);
+        }
+        for b in Backend::ALL {
+            let c = b.checked();
+            assert!(c.is_available());
+            assert!(c == b || c == Backend::Scalar);
+        }
+    }
+
+    #[test]
     fn kernels_agree_with_scalar_at_every_offset() {
         let mut buf = vec![b'a'; 200];
         check_all(&buf);

@@ -211,7 +211,32 @@ impl<'f> Cursor<'f> {
 
     /// Validates the number token at the cursor (RFC 8259 §6 grammar, length limit, f64
     /// overflow).
+    #[inline]
     pub fn number(&mut self) -> Result<(), Error> {
+        // Fast path: a plain integer `-?[1-9][0-9]*` of at most 300 digits (cannot overflow
+        // f64) within the length limit; anything else takes the full path below.
+        let buf = self.buf;
+        let start = self.pos;
+        let mut p = start + usize::from(buf[start] == b'-');
+        if matches!(buf.get(p), Some(b'1'..=b'9')) {
+            p += 1;
+            while buf.get(p).is_some_and(u8::is_ascii_digit) {
+                p += 1;
+            }
+            if !matches!(buf.get(p), Some(b'.' | b'e' | b'E'))
+                && p - start <= 300
+                && p - start <= self.max_number_len
+            {
+                self.pos = p;
+                return Ok(());
+            }
+        }
+        self.number_full()
+    }
+
+    /// The full number path: grammar, length limit, f64 overflow.
+    #[inline(never)]
+    fn number_full(&mut self) -> Result<(), Error> {
         let buf = self.buf;
         let start = self.pos;
         let mut p = start;
