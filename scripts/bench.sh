@@ -3,8 +3,8 @@
 # `-C target-cpu=native` into target/native), callgrind instruction counts, and the tables.
 #
 # Usage: scripts/bench.sh [--quick] [OUTDIR]
-#   --quick   short mode (MCPWIRE_BENCH_QUICK=1: 10 samples, 0.5 s per bench; ~3-4 minutes
-#             on a 2-core machine instead of ~25)
+#   --quick   short mode (MCPWIRE_BENCH_QUICK=1: 10 samples, 0.5 s per bench; peers + floors
+#             + batch took 66 s on the 2-core dev VM vs ~10 min in full mode)
 #   OUTDIR    where the report and logs go (default target/bench-report)
 # Env: BENCHES="peers floors batch framing" (which bench targets; framing is skipped if the
 #      target does not exist), SKIP_NATIVE=1, SKIP_CALLGRIND=1.
