@@ -1,1 +1,327 @@
 //! Reference framers: simple, obviously-correct NDJSON and SSE framers for differential tests.
+//!
+//! These are deliberately naive: they see the whole stream at once, make one forward pass,
+//! allocate freely, and share no code with [`crate::framing`]. The fuzz targets `ndjson` and
+//! `sse` and the replay test (`tests/fuzz_replay.rs`) feed the same stream to the real
+//! incremental framers in arbitrary reads and require the same frames as these give.
+//!
+//! * [`reference_ndjson`]: stdio framing (MCP 2026-07-28 basic/transports §stdio): frames are
+//!   the bytes between LF (0x0A) bytes; one trailing CR (0x0D) of a line is stripped; empty
+//!   lines are skipped; an unterminated last line is dropped at end of stream (reliability
+//!   notes §4.1, "partial frame at EOF"); a line longer than the frame limit is reported once
+//!   as [`NdjsonItem::Oversize`] and its bytes discarded up to the next LF.
+//! * [`reference_sse`]: `text/event-stream` per the WHATWG HTML "server-sent events"
+//!   interpretation rules (§9.2.6): one leading UTF-8 BOM stripped; lines end at CRLF, LF or
+//!   CR; `:` starts a comment; `field:value` with one leading space of the value removed; a
+//!   line without a colon is a field with an empty value; `data` values are appended with LF
+//!   and the final LF removed at dispatch; an empty line dispatches the event unless the data
+//!   buffer is empty; `event`, `id` (ignored when it contains NUL) and `retry` (ASCII digits
+//!   only) as specified; an unterminated last line and an undispatched event are discarded at
+//!   end of stream. Bytes are kept as bytes (no UTF-8 decoding): the envelope layer validates
+//!   UTF-8 of each frame.
+
+use std::fmt;
+use std::ops::Range;
+
+/// One output of the reference NDJSON framer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NdjsonItem {
+    /// A frame: the line's bytes without the LF and without one trailing CR.
+    Frame {
+        /// Byte range of the frame in the stream.
+        range: Range<usize>,
+    },
+    /// A line longer than the frame limit (bytes of the line without its LF and trailing CR),
+    /// discarded up to the next LF.
+    Oversize {
+        /// Byte offset in the stream where the oversize line starts.
+        start: usize,
+    },
+}
+
+/// What the reference NDJSON framer reads from a whole stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NdjsonReading {
+    /// Frames and oversize lines, in stream order.
+    pub items: Vec<NdjsonItem>,
+    /// The unterminated bytes after the last LF (dropped at end of stream); empty when the
+    /// stream ends with LF.
+    pub unterminated: Range<usize>,
+}
+
+/// Frames `stream` as newline-delimited JSON (see the module docs for the rules).
+///
+/// `max_frame_len` is the largest accepted frame in bytes (not counting LF and the stripped
+/// CR). Runs in O(n) time.
+pub fn reference_ndjson(stream: &[u8], max_frame_len: usize) -> NdjsonReading {
+    let mut items = Vec::new();
+    let mut line_start = 0;
+    for (i, &b) in stream.iter().enumerate() {
+        if b != b'\n' {
+            continue;
+        }
+        let mut end = i;
+        if end > line_start && stream[end - 1] == b'\r' {
+            end -= 1;
+        }
+        if end > line_start {
+            if end - line_start > max_frame_len {
+                items.push(NdjsonItem::Oversize { start: line_start });
+            } else {
+                items.push(NdjsonItem::Frame { range: line_start..end });
+            }
+        }
+        line_start = i + 1;
+    }
+    NdjsonReading { items, unterminated: line_start..stream.len() }
+}
+
+/// One event dispatched by the reference SSE framer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SseEvent {
+    /// The event type: the last `event` field's value, or `message` when there was none (or it
+    /// was empty).
+    pub event_type: Vec<u8>,
+    /// The data buffer: every `data` value joined with LF.
+    pub data: Vec<u8>,
+    /// The last event ID buffer at dispatch time (persists across events, per WHATWG).
+    pub last_event_id: Vec<u8>,
+}
+
+/// What the reference SSE framer reads from a whole stream.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct SseReading {
+    /// Dispatched events in stream order.
+    pub events: Vec<SseEvent>,
+    /// The last valid `retry` value seen (milliseconds), if any.
+    pub retry: Option<u64>,
+    /// True when the stream ended with an event that was never dispatched (its data buffer
+    /// held bytes) or with an unterminated line: those bytes are discarded.
+    pub discarded_at_end: bool,
+}
+
+/// Splits `stream` into SSE lines: `(line, terminated)` pairs, line ends CRLF, LF or CR.
+fn sse_lines(stream: &[u8]) -> (Vec<&[u8]>, bool) {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < stream.len() {
+        match stream[i] {
+            b'\n' => {
+                lines.push(&stream[start..i]);
+                i += 1;
+                start = i;
+            }
+            b'\r' => {
+                lines.push(&stream[start..i]);
+                i += 1;
+                if i < stream.len() && stream[i] == b'\n' {
+                    i += 1;
+                }
+                start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    let unterminated = start < stream.len();
+    (lines, unterminated)
+}
+
+/// Interprets `stream` as a `text/event-stream` (see the module docs for the rules).
+pub fn reference_sse(stream: &[u8]) -> SseReading {
+    let body = stream.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stream);
+    let (lines, unterminated) = sse_lines(body);
+    let mut reading = SseReading::default();
+    let mut data: Vec<u8> = Vec::new();
+    let mut event_type: Vec<u8> = Vec::new();
+    let mut last_event_id: Vec<u8> = Vec::new();
+    for line in lines {
+        if line.is_empty() {
+            if data.is_empty() {
+                event_type.clear();
+                continue;
+            }
+            data.pop(); // the data buffer always ends with the LF appended below
+            let ty = if event_type.is_empty() { b"message".to_vec() } else { event_type.clone() };
+            reading.events.push(SseEvent {
+                event_type: ty,
+                data: std::mem::take(&mut data),
+                last_event_id: last_event_id.clone(),
+            });
+            event_type.clear();
+            continue;
+        }
+        if line[0] == b':' {
+            continue;
+        }
+        let (field, value) = match line.iter().position(|&b| b == b':') {
+            Some(c) => {
+                let v = &line[c + 1..];
+                (&line[..c], v.strip_prefix(b" ").unwrap_or(v))
+            }
+            None => (line, &b""[..]),
+        };
+        match field {
+            b"event" => event_type = value.to_vec(),
+            b"data" => {
+                data.extend_from_slice(value);
+                data.push(b'\n');
+            }
+            b"id" => {
+                if !value.contains(&0) {
+                    last_event_id = value.to_vec();
+                }
+            }
+            b"retry" => {
+                if !value.is_empty() && value.iter().all(u8::is_ascii_digit) {
+                    // Saturate rather than overflow on absurd values.
+                    reading.retry = Some(value.iter().fold(0u64, |acc, &d| {
+                        acc.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+                    }));
+                }
+            }
+            _ => {}
+        }
+    }
+    reading.discarded_at_end = unterminated || !data.is_empty();
+    reading
+}
+
+/// A disagreement found by a framing oracle: what was checked and both readings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// Which check failed (stable short text, e.g. `ndjson: split vs one read`).
+    pub check: &'static str,
+    /// Human-readable detail: both readings, escaped.
+    pub detail: String,
+}
+
+impl fmt::Display for Disagreement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.check, self.detail)
+    }
+}
+
+impl std::error::Error for Disagreement {}
+
+/// Turns fuzzer-chosen split points into sorted, in-bounds, strictly increasing read
+/// boundaries of a stream of `len` bytes (duplicates and out-of-range values dropped, each
+/// value taken modulo `len + 1`).
+pub fn normalise_splits(len: usize, split_points: &[usize]) -> Vec<usize> {
+    let mut v: Vec<usize> =
+        split_points.iter().map(|&p| p % (len + 1)).filter(|&p| p > 0 && p < len).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Cuts `stream` into reads at `split_points` (normalised with [`normalise_splits`]).
+pub fn reads<'s>(stream: &'s [u8], split_points: &[usize]) -> Vec<&'s [u8]> {
+    let mut out = Vec::new();
+    let mut prev = 0;
+    for p in normalise_splits(stream.len(), split_points) {
+        out.push(&stream[prev..p]);
+        prev = p;
+    }
+    out.push(&stream[prev..]);
+    out
+}
+
+/// Escapes bytes for a readable disagreement report.
+pub fn show(bytes: &[u8]) -> String {
+    bytes.escape_ascii().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(stream: &[u8], max: usize) -> Vec<Result<&[u8], usize>> {
+        reference_ndjson(stream, max)
+            .items
+            .into_iter()
+            .map(|i| match i {
+                NdjsonItem::Frame { range } => Ok(&stream[range]),
+                NdjsonItem::Oversize { start } => Err(start),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ndjson_lf_crlf_blank_and_tail() {
+        let s = b"{\"a\":1}\n\r\n\n{\"b\":2}\r\n{\"c\"";
+        assert_eq!(frames(s, 100), vec![Ok(&b"{\"a\":1}"[..]), Ok(&b"{\"b\":2}"[..])]);
+        assert_eq!(reference_ndjson(s, 100).unterminated, 20..s.len());
+    }
+
+    #[test]
+    fn ndjson_strips_only_one_cr() {
+        assert_eq!(frames(b"x\r\r\n", 10), vec![Ok(&b"x\r"[..])]);
+        // A lone CR line is blank after stripping.
+        assert_eq!(frames(b"\r\n", 10), vec![]);
+        // CR inside a line is kept.
+        assert_eq!(frames(b"a\rb\n", 10), vec![Ok(&b"a\rb"[..])]);
+    }
+
+    #[test]
+    fn ndjson_oversize_boundary() {
+        // limit 3: 3 bytes accepted, 4 rejected; CR does not count.
+        assert_eq!(frames(b"abc\r\nabcd\nab\n", 3), vec![Ok(&b"abc"[..]), Err(5), Ok(&b"ab"[..])]);
+        assert_eq!(frames(b"abcd\n", 4), vec![Ok(&b"abcd"[..])]);
+        assert_eq!(frames(b"abcd\n", 5), vec![Ok(&b"abcd"[..])]);
+    }
+
+    fn ev(ty: &str, data: &str, id: &str) -> SseEvent {
+        SseEvent {
+            event_type: ty.as_bytes().to_vec(),
+            data: data.as_bytes().to_vec(),
+            last_event_id: id.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn sse_whatwg_examples() {
+        // WHATWG §9.2.6 examples, transcribed.
+        let r = reference_sse(b"data: YHOO\ndata: +2\ndata: 10\n\n");
+        assert_eq!(r.events, vec![ev("message", "YHOO\n+2\n10", "")]);
+
+        let r = reference_sse(b": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n");
+        assert_eq!(
+            r.events,
+            vec![ev("message", "first event", "1"), ev("message", "second event", "")]
+        );
+        assert!(r.discarded_at_end);
+
+        let r = reference_sse(b"data\n\ndata\ndata\n\ndata:");
+        assert_eq!(r.events, vec![ev("message", "", ""), ev("message", "\n", "")]);
+        assert!(r.discarded_at_end);
+
+        let r = reference_sse(b"data:test\n\ndata: test\n\n");
+        assert_eq!(r.events, vec![ev("message", "test", ""), ev("message", "test", "")]);
+    }
+
+    #[test]
+    fn sse_line_ends_bom_event_retry() {
+        let r = reference_sse(b"\xEF\xBB\xBFevent: x\rdata: a\r\ndata: b\r\r\n\r");
+        assert_eq!(r.events, vec![ev("x", "a\nb", "")]);
+        // Lines: "event: x", "data: a", "data: b", "" (CR LF), "" (CR): the first empty line
+        // dispatches, the second has nothing to dispatch.
+        assert!(!r.discarded_at_end);
+        // Only one BOM is stripped: the second makes the field name "\u{FEFF}data".
+        let r = reference_sse(b"\xEF\xBB\xBF\xEF\xBB\xBFdata: a\n\n");
+        assert!(r.events.is_empty());
+        let r = reference_sse(b"retry: 10\nretry: 1x\nretry:\nid: a\0b\nid: 7\n\n");
+        assert_eq!(r.retry, Some(10));
+        assert!(r.events.is_empty());
+        // `id` persists into the next dispatched event; an empty event type resets per event.
+        let r = reference_sse(b"id: 7\n\nevent: e\ndata: 1\n\ndata: 2\n\n");
+        assert_eq!(r.events, vec![ev("e", "1", "7"), ev("message", "2", "7")]);
+    }
+
+    #[test]
+    fn splits_are_normalised() {
+        assert_eq!(normalise_splits(10, &[3, 3, 0, 10, 21, 5]), vec![3, 5]);
+        assert_eq!(reads(b"abcdef", &[2, 4]), vec![&b"ab"[..], b"cd", b"ef"]);
+        assert_eq!(reads(b"", &[1]), vec![&b""[..]]);
+    }
+}

@@ -4,3 +4,4 @@
 
 pub mod envelope;
 pub mod framing;
+pub mod model;
