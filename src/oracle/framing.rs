@@ -30,12 +30,16 @@ pub enum NdjsonItem {
     Frame {
         /// Byte range of the frame in the stream.
         range: Range<usize>,
+        /// 1-based line number.
+        line: u64,
     },
     /// A line longer than the frame limit (bytes of the line without its LF and trailing CR),
     /// discarded up to the next LF.
     Oversize {
         /// Byte offset in the stream where the oversize line starts.
         start: usize,
+        /// 1-based line number.
+        line: u64,
     },
 }
 
@@ -56,19 +60,21 @@ pub struct NdjsonReading {
 pub fn reference_ndjson(stream: &[u8], max_frame_len: usize) -> NdjsonReading {
     let mut items = Vec::new();
     let mut line_start = 0;
+    let mut line = 0;
     for (i, &b) in stream.iter().enumerate() {
         if b != b'\n' {
             continue;
         }
         let mut end = i;
+        line += 1;
         if end > line_start && stream[end - 1] == b'\r' {
             end -= 1;
         }
         if end > line_start {
             if end - line_start > max_frame_len {
-                items.push(NdjsonItem::Oversize { start: line_start });
+                items.push(NdjsonItem::Oversize { start: line_start, line });
             } else {
-                items.push(NdjsonItem::Frame { range: line_start..end });
+                items.push(NdjsonItem::Frame { range: line_start..end, line });
             }
         }
         line_start = i + 1;
@@ -95,13 +101,20 @@ pub struct SseReading {
     pub events: Vec<SseEvent>,
     /// The last valid `retry` value seen (milliseconds), if any.
     pub retry: Option<u64>,
+    /// The last valid `retry` value seen up to the last empty line (what a framer that reports
+    /// `retry` per event block can report).
+    pub retry_at_last_blank: Option<u64>,
     /// True when the stream ended with an event that was never dispatched (its data buffer
     /// held bytes) or with an unterminated line: those bytes are discarded.
     pub discarded_at_end: bool,
+    /// True when the stream ended inside an event block: a non-comment line after the last
+    /// empty line, or an unterminated last line that is not a comment.
+    pub pending_at_end: bool,
 }
 
-/// Splits `stream` into SSE lines: `(line, terminated)` pairs, line ends CRLF, LF or CR.
-fn sse_lines(stream: &[u8]) -> (Vec<&[u8]>, bool) {
+/// Splits `stream` into SSE lines (line ends CRLF, LF or CR); also returns the unterminated
+/// rest (empty when the stream ends with a line end).
+fn sse_lines(stream: &[u8]) -> (Vec<&[u8]>, &[u8]) {
     let mut lines = Vec::new();
     let mut start = 0;
     let mut i = 0;
@@ -123,8 +136,7 @@ fn sse_lines(stream: &[u8]) -> (Vec<&[u8]>, bool) {
             _ => i += 1,
         }
     }
-    let unterminated = start < stream.len();
-    (lines, unterminated)
+    (lines, &stream[start..])
 }
 
 /// Interprets `stream` as a `text/event-stream` (see the module docs for the rules).
@@ -135,8 +147,11 @@ pub fn reference_sse(stream: &[u8]) -> SseReading {
     let mut data: Vec<u8> = Vec::new();
     let mut event_type: Vec<u8> = Vec::new();
     let mut last_event_id: Vec<u8> = Vec::new();
+    let mut in_block = false;
     for line in lines {
         if line.is_empty() {
+            in_block = false;
+            reading.retry_at_last_blank = reading.retry;
             if data.is_empty() {
                 event_type.clear();
                 continue;
@@ -154,6 +169,7 @@ pub fn reference_sse(stream: &[u8]) -> SseReading {
         if line[0] == b':' {
             continue;
         }
+        in_block = true;
         let (field, value) = match line.iter().position(|&b| b == b':') {
             Some(c) => {
                 let v = &line[c + 1..];
@@ -183,7 +199,8 @@ pub fn reference_sse(stream: &[u8]) -> SseReading {
             _ => {}
         }
     }
-    reading.discarded_at_end = unterminated || !data.is_empty();
+    reading.discarded_at_end = !unterminated.is_empty() || !data.is_empty();
+    reading.pending_at_end = in_block || unterminated.first().is_some_and(|&b| b != b':');
     reading
 }
 
@@ -241,8 +258,8 @@ mod tests {
             .items
             .into_iter()
             .map(|i| match i {
-                NdjsonItem::Frame { range } => Ok(&stream[range]),
-                NdjsonItem::Oversize { start } => Err(start),
+                NdjsonItem::Frame { range, .. } => Ok(&stream[range]),
+                NdjsonItem::Oversize { start, .. } => Err(start),
             })
             .collect()
     }
@@ -316,6 +333,24 @@ mod tests {
         // `id` persists into the next dispatched event; an empty event type resets per event.
         let r = reference_sse(b"id: 7\n\nevent: e\ndata: 1\n\ndata: 2\n\n");
         assert_eq!(r.events, vec![ev("e", "1", "7"), ev("message", "2", "7")]);
+    }
+
+    #[test]
+    fn sse_end_of_stream_reports() {
+        // Unterminated comment: nothing pending; unterminated field line: pending.
+        let r = reference_sse(b"data: a\n\n: ka");
+        assert!(!r.pending_at_end && r.discarded_at_end);
+        let r = reference_sse(b"data: a\n\nevent");
+        assert!(r.pending_at_end);
+        // A terminated field line without the blank line: pending, data discarded.
+        let r = reference_sse(b"data: a\n");
+        assert!(r.pending_at_end && r.discarded_at_end && r.events.is_empty());
+        // An `event:` line alone is pending but discards no data.
+        let r = reference_sse(b"event: x\n");
+        assert!(r.pending_at_end && !r.discarded_at_end);
+        // retry as of the last blank line.
+        let r = reference_sse(b"retry: 1\n\nretry: 2\n");
+        assert_eq!((r.retry, r.retry_at_last_blank), (Some(2), Some(1)));
     }
 
     #[test]

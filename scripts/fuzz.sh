@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Build and run mcpwire's libFuzzer targets on the STABLE toolchain (see FUZZING.md).
+#
+# No nightly and no cargo-fuzz needed: the targets are built with plain `cargo build` and the
+# SanitizerCoverage flags that cargo-fuzz passes (`-Cpasses=sancov-module` + `-Cllvm-args`,
+# both stable). That is cargo-fuzz's `--sanitizer none` mode: coverage-guided, with debug
+# assertions and overflow checks, without AddressSanitizer. FUZZ_ASAN=1 adds
+# `-Zsanitizer=address` through RUSTC_BOOTSTRAP=1 (stable compiler, unstable flag).
+#
+# Usage:
+#   scripts/fuzz.sh build [TARGET...]          build targets (default: all)
+#   scripts/fuzz.sh run TARGET SECONDS [ARGS]  fuzz one target for SECONDS (extra libFuzzer args)
+#   scripts/fuzz.sh campaign SECONDS [TARGET...]  run each target in turn, summary at the end
+#   scripts/fuzz.sh merge TARGET               minimise fuzz/corpus/TARGET in place (-merge=1)
+#   scripts/fuzz.sh repro TARGET FILE...       run the target binary on FILEs once
+#
+# Environment: FUZZ_JOBS (libFuzzer -jobs/-workers, default 1), FUZZ_NICE (default 10),
+# FUZZ_ASAN=1, FUZZ_LOG_DIR (default fuzz/logs).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+FUZZ="$ROOT/fuzz"; export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$FUZZ/target}"
+ALL_TARGETS=(envelope envelope_structured ndjson sse)
+TRIPLE="$(rustc -vV | sed -n 's/^host: //p')"
+NICE="${FUZZ_NICE:-10}"
+LOG_DIR="${FUZZ_LOG_DIR:-$FUZZ/logs}"
+
+rustflags() {
+    local f="-Cpasses=sancov-module"
+    f+=" -Cllvm-args=-sanitizer-coverage-level=4"
+    f+=" -Cllvm-args=-sanitizer-coverage-inline-8bit-counters"
+    f+=" -Cllvm-args=-sanitizer-coverage-pc-table"
+    f+=" -Cllvm-args=-sanitizer-coverage-trace-compares"
+    f+=" -Cllvm-args=-sanitizer-coverage-stack-depth"
+    f+=" --cfg fuzzing -Cdebug-assertions -Coverflow-checks"
+    if [[ "${FUZZ_ASAN:-0}" == 1 ]]; then
+        f+=" -Zsanitizer=address"
+    fi
+    echo "$f"
+}
+
+bin_path() { echo "$CARGO_TARGET_DIR/$TRIPLE/release/$1"; }
+
+# Per-target libFuzzer options: dictionary and maximum input length (bytes).
+target_args() {
+    case "$1" in
+        sse) echo "-dict=$FUZZ/dict/sse.dict -max_len=65536" ;;
+        ndjson) echo "-dict=$FUZZ/dict/json_mcp.dict -max_len=65536" ;;
+        *) echo "-dict=$FUZZ/dict/json_mcp.dict -max_len=16384" ;;
+    esac
+}
+
+build() {
+    local targets=("$@")
+    [[ ${#targets[@]} -eq 0 ]] && targets=("${ALL_TARGETS[@]}")
+    local bins=()
+    for t in "${targets[@]}"; do bins+=(--bin "$t"); done
+    (
+        cd "$FUZZ"
+        if [[ "${FUZZ_ASAN:-0}" == 1 ]]; then export RUSTC_BOOTSTRAP=1; fi
+        RUSTFLAGS="$(rustflags)" nice -n "$NICE" cargo build --release --target "$TRIPLE" "${bins[@]}"
+    )
+}
+
+run() {
+    local t="$1" secs="$2"
+    shift 2
+    local corpus="$FUZZ/corpus/$t" artifacts="$FUZZ/artifacts/$t"
+    mkdir -p "$corpus" "$artifacts" "$LOG_DIR"
+    local par=()
+    # -jobs>1 makes libFuzzer write per-job fuzz-N.log files in the working directory.
+    if [[ "${FUZZ_JOBS:-1}" -gt 1 ]]; then par=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS"); fi
+    local log
+    log="$LOG_DIR/$t-$(date -u +%Y%m%dT%H%M%SZ).log"
+    echo "== $t for ${secs}s, log $log"
+    # shellcheck disable=SC2046
+    nice -n "$NICE" "$(bin_path "$t")" $(target_args "$t") \
+        -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$artifacts/" "${par[@]}" "$@" "$corpus" >"$log" 2>&1 || true
+    summarise "$t" "$log"
+}
+
+# One line per run: target, executions, exec/s, coverage (edges), features, corpus, crashes.
+summarise() {
+    local t="$1" log="$2"
+    local execs rate cov ft corp crashes
+    execs="$(sed -n 's/^stat::number_of_executed_units: //p' "$log" | tail -1)"
+    rate="$(sed -n 's/^stat::average_exec_per_sec: //p' "$log" | tail -1)"
+    cov="$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
+    ft="$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
+    corp="$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -1 | cut -d' ' -f2)"
+    crashes="$(grep -cE '^==[0-9]+== ERROR: libFuzzer|^SUMMARY: libFuzzer' "$log" || true)"
+    printf '%s\texecs=%s\texec/s=%s\tcov=%s\tft=%s\tcorpus=%s\tcrash-reports=%s\tlog=%s\n' \
+        "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$crashes" "$log" |
+        tee -a "$LOG_DIR/summary.tsv"
+}
+
+cmd="${1:-}"
+shift || true
+case "$cmd" in
+    build) build "$@" ;;
+    run)
+        [[ $# -ge 2 ]] || { echo "usage: $0 run TARGET SECONDS [ARGS]" >&2; exit 2; }
+        build "$1"
+        run "$@"
+        ;;
+    campaign)
+        [[ $# -ge 1 ]] || { echo "usage: $0 campaign SECONDS [TARGET...]" >&2; exit 2; }
+        secs="$1"
+        shift
+        targets=("$@")
+        [[ ${#targets[@]} -eq 0 ]] && targets=("${ALL_TARGETS[@]}")
+        build "${targets[@]}"
+        for t in "${targets[@]}"; do run "$t" "$secs"; done
+        ;;
+    merge)
+        [[ $# -eq 1 ]] || { echo "usage: $0 merge TARGET" >&2; exit 2; }
+        build "$1"
+        tmp="$(mktemp -d)"
+        # shellcheck disable=SC2046
+        nice -n "$NICE" "$(bin_path "$1")" $(target_args "$1") -merge=1 "$tmp" "$FUZZ/corpus/$1"
+        rm -rf "$FUZZ/corpus/$1"
+        mv "$tmp" "$FUZZ/corpus/$1"
+        ;;
+    repro)
+        [[ $# -ge 2 ]] || { echo "usage: $0 repro TARGET FILE..." >&2; exit 2; }
+        t="$1"
+        shift
+        build "$t"
+        "$(bin_path "$t")" "$@"
+        ;;
+    *)
+        sed -n '2,20p' "$0"
+        exit 2
+        ;;
+esac
