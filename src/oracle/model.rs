@@ -15,7 +15,11 @@
 use arbitrary::{Arbitrary, Unstructured};
 
 /// A whole frame: the root value, the whitespace plan and an optional corruption.
-#[derive(Arbitrary, Clone, Debug)]
+///
+/// Its [`Arbitrary`] implementation is weighted so that most inputs are envelopes (about 94%
+/// object roots, 3% batches, 3% other values) and most are not corrupted (about 16% are), so
+/// the differential oracle mostly compares extracted fields rather than error verdicts.
+#[derive(Clone, Debug)]
 pub struct MessageModel {
     /// The root value.
     pub root: Root,
@@ -396,9 +400,10 @@ pub enum Value {
         /// The innermost value.
         inner: Box<Value>,
     },
-    /// A string of `len` repetitions of `unit` (large frames).
+    /// A string of repetitions of `unit` (large frames): `len % 4096` of them, or
+    /// `(len - 0xFFEF) * 65536` (64 KiB … 1 MiB characters) when `len >= 0xFFF0`.
     Long {
-        /// Repetitions.
+        /// Repetition selector.
         len: u16,
         /// The repeated character.
         unit: char,
@@ -427,13 +432,14 @@ pub struct Number {
     pub neg: bool,
     /// Integer part digits.
     pub int: u64,
-    /// Extra leading zeros (grammar error when non-zero).
+    /// Extra leading zeros (a grammar error): `leading_zeros - 250` of them when above 250.
     pub leading_zeros: u8,
     /// Fraction digits, if any (`Some(0)` renders `1.0`).
     pub frac: Option<u32>,
     /// Exponent, if any.
     pub exp: Option<Exponent>,
-    /// Extra digits appended to the integer part (long tokens, overflow).
+    /// Extra digits appended to the integer part (long tokens, overflow): `extra_digits -
+    /// 0xF000` of them when at least 0xF000 (up to 4095), else none.
     pub extra_digits: u16,
 }
 
@@ -444,8 +450,58 @@ pub struct Exponent {
     pub upper: bool,
     /// Sign: 0 none, 1 `+`, 2 `-`.
     pub sign: u8,
-    /// Digits.
+    /// Exponent digits: `value % 330` is written (so both in-range and overflowing values).
     pub value: u16,
+}
+
+impl<'a> Arbitrary<'a> for MessageModel {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        let root_sel: u8 = u.arbitrary()?;
+        let corrupt_sel: u8 = u.arbitrary()?;
+        let root = match root_sel {
+            0..=7 => Root::Batch(u.arbitrary()?),
+            8..=15 => Root::Other(u.arbitrary()?),
+            _ => Root::Envelope(envelope_members(u)?),
+        };
+        let corruption = if corrupt_sel < 40 { Some(u.arbitrary()?) } else { None };
+        Ok(Self { root, ws: u.arbitrary()?, corruption })
+    }
+}
+
+/// Mostly plain key spellings in skeleton members (3 in 4), else any spelling.
+fn skeleton_spelling(u: &mut Unstructured<'_>) -> arbitrary::Result<Spelling> {
+    Ok(if u.arbitrary::<u8>()? < 192 { Spelling::Plain } else { u.arbitrary()? })
+}
+
+/// The members of an envelope: in 3 of 4 inputs a shape skeleton (request: `jsonrpc`, `id`,
+/// `method`, `params`; notification: no `id`; result; error) with arbitrary values, plus
+/// arbitrary extra members, the whole list rotated so any member can come first.
+fn envelope_members(u: &mut Unstructured<'_>) -> arbitrary::Result<Vec<TopMember>> {
+    let shape: u8 = u.arbitrary()?;
+    let rotate: u8 = u.arbitrary()?;
+    let mut members = Vec::new();
+    if shape >= 64 {
+        members.push(TopMember::Jsonrpc(skeleton_spelling(u)?, u.arbitrary()?));
+        if !(128..192).contains(&shape) {
+            members.push(TopMember::Id(skeleton_spelling(u)?, u.arbitrary()?));
+        }
+        match shape {
+            64..=191 => {
+                members.push(TopMember::Method(skeleton_spelling(u)?, u.arbitrary()?));
+                if u.arbitrary::<u8>()? < 224 {
+                    members.push(TopMember::Params(skeleton_spelling(u)?, u.arbitrary()?));
+                }
+            }
+            192..=223 => members.push(TopMember::Result(skeleton_spelling(u)?, u.arbitrary()?)),
+            _ => members.push(TopMember::Error(skeleton_spelling(u)?, u.arbitrary()?)),
+        }
+    }
+    members.extend(u.arbitrary::<Vec<TopMember>>()?);
+    if !members.is_empty() {
+        let k = rotate as usize % members.len();
+        members.rotate_left(k);
+    }
+    Ok(members)
 }
 
 /// Renders a model into bytes; keeps the whitespace cursor.
@@ -785,7 +841,12 @@ impl Renderer<'_> {
                 }
             }
             Value::Long { len, unit } => {
-                let text: String = std::iter::repeat_n(*unit, *len as usize).collect();
+                let n = if *len >= 0xFFF0 {
+                    (*len as usize - 0xFFEF) * 65536
+                } else {
+                    *len as usize % 4096
+                };
+                let text: String = std::iter::repeat_n(*unit, n).collect();
                 self.string(&text, &StrEscapes::default());
             }
         }
@@ -795,11 +856,11 @@ impl Renderer<'_> {
         if n.neg {
             self.out.push(b'-');
         }
-        for _ in 0..n.leading_zeros {
+        for _ in 0..n.leading_zeros.saturating_sub(250) {
             self.out.push(b'0');
         }
         self.out.extend_from_slice(n.int.to_string().as_bytes());
-        for i in 0..n.extra_digits {
+        for i in 0..n.extra_digits.saturating_sub(0xF000) {
             self.out.push(b'0' + (i % 10) as u8);
         }
         if let Some(f) = n.frac {
@@ -813,7 +874,7 @@ impl Renderer<'_> {
                 2 => self.out.push(b'-'),
                 _ => {}
             }
-            self.out.extend_from_slice(e.value.to_string().as_bytes());
+            self.out.extend_from_slice((e.value % 330).to_string().as_bytes());
         }
     }
 
