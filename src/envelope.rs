@@ -41,6 +41,8 @@ use std::ops::Range;
 use bytes::Bytes;
 
 use crate::error::{Error, ErrorKind};
+use crate::scan::Backend;
+use crate::scan::cursor::{Cursor, StrTok};
 
 /// A byte range `start..end` in a frame (bytes, `start <= end`).
 ///
@@ -59,8 +61,14 @@ impl Span {
     /// If `start > end` or `end > u32::MAX`.
     #[inline]
     pub fn new(start: usize, end: usize) -> Self {
-        assert!(start <= end && end <= u32::MAX as usize, "bad span {start}..{end}");
-        Self { start: start as u32, end: end as u32 }
+        assert!(
+            start <= end && end <= u32::MAX as usize,
+            "bad span {start}..{end}"
+        );
+        Self {
+            start: start as u32,
+            end: end as u32,
+        }
     }
     /// First byte offset.
     #[inline]
@@ -114,8 +122,11 @@ pub struct Limits {
 
 impl Limits {
     /// The defaults: depth 128, number 1024 bytes, frame 4 MiB.
-    pub const DEFAULT: Limits =
-        Limits { max_depth: 128, max_number_len: 1024, max_frame_len: 4 * 1024 * 1024 };
+    pub const DEFAULT: Limits = Limits {
+        max_depth: 128,
+        max_number_len: 1024,
+        max_frame_len: 4 * 1024 * 1024,
+    };
 }
 
 impl Default for Limits {
@@ -166,7 +177,10 @@ pub struct JsonStr<'f> {
 impl<'f> JsonStr<'f> {
     /// Wraps the raw (between the quotes, already validated) text of a string token.
     pub fn from_raw(raw: &'f str) -> Self {
-        Self { raw, escaped: raw.as_bytes().contains(&b'\\') }
+        Self {
+            raw,
+            escaped: raw.as_bytes().contains(&b'\\'),
+        }
     }
     /// The raw text between the quotes, escapes not decoded.
     pub fn raw(&self) -> &'f str {
@@ -177,14 +191,137 @@ impl<'f> JsonStr<'f> {
         self.escaped
     }
     /// The decoded string (borrowed when there is no escape).
+    ///
+    /// Escapes are decoded per RFC 8259 §7 (a `\u` surrogate pair becomes one code point;
+    /// `\u0000` stays a NUL character). Text that was not validated by the parser (e.g. a
+    /// lone surrogate passed to [`JsonStr::from_raw`]) decodes to U+FFFD; this never panics.
     pub fn decode(&self) -> Cow<'f, str> {
-        todo!("core: issue 2")
+        if !self.escaped {
+            return Cow::Borrowed(self.raw);
+        }
+        let mut out = String::with_capacity(self.raw.len());
+        for piece in Unescape::new(self.raw.as_bytes()) {
+            match piece {
+                Piece::Run(r) => out.push_str(std::str::from_utf8(r).unwrap_or("\u{fffd}")),
+                Piece::Char(c) => out.push(c),
+            }
+        }
+        Cow::Owned(out)
     }
     /// Compares the decoded value with `s` without allocating.
     pub fn eq_str(&self, s: &str) -> bool {
-        let _ = s;
-        todo!("core: issue 2")
+        eq_decoded(self.raw.as_bytes(), self.escaped, s.as_bytes())
     }
+}
+
+/// One piece of a decoded string: a run of raw bytes without escapes, or one escaped char.
+enum Piece<'a> {
+    Run(&'a [u8]),
+    Char(char),
+}
+
+/// Iterator decoding the raw text of a (validated) string token into [`Piece`]s.
+struct Unescape<'a> {
+    raw: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Unescape<'a> {
+    fn new(raw: &'a [u8]) -> Self {
+        Self { raw, pos: 0 }
+    }
+    fn hex(&self, at: usize) -> Option<u32> {
+        let h = self.raw.get(at..at + 4)?;
+        let s = std::str::from_utf8(h).ok()?;
+        u32::from_str_radix(s, 16)
+            .ok()
+            .filter(|_| h.iter().all(u8::is_ascii_hexdigit))
+    }
+}
+
+impl<'a> Iterator for Unescape<'a> {
+    type Item = Piece<'a>;
+    fn next(&mut self) -> Option<Piece<'a>> {
+        let rest = self.raw.get(self.pos..)?;
+        if rest.is_empty() {
+            return None;
+        }
+        if rest[0] != b'\\' {
+            let n = memchr::memchr(b'\\', rest).unwrap_or(rest.len());
+            self.pos += n;
+            return Some(Piece::Run(&rest[..n]));
+        }
+        let c = match rest.get(1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                let at = self.pos + 2;
+                let Some(u) = self.hex(at) else {
+                    self.pos = self.raw.len();
+                    return Some(Piece::Char('\u{fffd}'));
+                };
+                if (0xD800..0xDC00).contains(&u)
+                    && self.raw.get(at + 4) == Some(&b'\\')
+                    && self.raw.get(at + 5) == Some(&b'u')
+                    && let Some(lo) = self.hex(at + 6).filter(|l| (0xDC00..0xE000).contains(l))
+                {
+                    self.pos = at + 10;
+                    let cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                    return Some(Piece::Char(char::from_u32(cp).unwrap_or('\u{fffd}')));
+                }
+                self.pos = at + 4;
+                return Some(Piece::Char(char::from_u32(u).unwrap_or('\u{fffd}')));
+            }
+            _ => '\u{fffd}',
+        };
+        self.pos += 2;
+        Some(Piece::Char(c))
+    }
+}
+
+/// True when the raw string text `raw` (escaped when `escaped`) decodes to exactly `want`.
+fn eq_decoded(raw: &[u8], escaped: bool, want: &[u8]) -> bool {
+    if !escaped {
+        return raw == want;
+    }
+    let mut rest = want;
+    for piece in Unescape::new(raw) {
+        match piece {
+            Piece::Run(r) => match rest.strip_prefix(r) {
+                Some(t) => rest = t,
+                None => return false,
+            },
+            Piece::Char(c) => {
+                let mut b = [0u8; 4];
+                match rest.strip_prefix(c.encode_utf8(&mut b).as_bytes()) {
+                    Some(t) => rest = t,
+                    None => return false,
+                }
+            }
+        }
+    }
+    rest.is_empty()
+}
+
+/// Decodes the raw text of a string token into bytes (for key comparison on the slow path).
+fn decode_bytes(raw: &[u8], escaped: bool) -> Cow<'_, [u8]> {
+    if !escaped {
+        return Cow::Borrowed(raw);
+    }
+    let mut out = Vec::with_capacity(raw.len());
+    for piece in Unescape::new(raw) {
+        match piece {
+            Piece::Run(r) => out.extend_from_slice(r),
+            Piece::Char(c) => out.extend_from_slice(c.encode_utf8(&mut [0u8; 4]).as_bytes()),
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// A JSON-RPC id as written in the frame (MCP `RequestId` = string | integer).
@@ -215,9 +352,56 @@ pub struct Member<'f> {
 }
 
 /// The recorded spans of one frame. `Copy`; pairs with a frame to make an [`Envelope`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+///
+/// Produced by [`Parser::parse`]; every span is a byte range of the frame it was recorded
+/// on (pairing it with another frame gives meaningless but never unsafe results: accessors
+/// return `None` for spans out of bounds or not on a valid token).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spans {
-    // Filled in by the core implementation.
+    jsonrpc: Option<Span>,
+    id: Option<Span>,
+    method: Option<Span>,
+    params: Option<Span>,
+    result: Option<Span>,
+    error: Option<Span>,
+    error_code: Option<Span>,
+    error_message: Option<Span>,
+    error_data: Option<Span>,
+    result_type: Option<Span>,
+    params_meta: Option<Span>,
+    result_meta: Option<Span>,
+    params_name: Option<Span>,
+    params_uri: Option<Span>,
+    case_variant_key: Option<Span>,
+    /// The root value (for a batch: the array).
+    root: Span,
+    shape: Shape,
+    invalid: Option<Error>,
+}
+
+impl Default for Spans {
+    fn default() -> Self {
+        Self {
+            jsonrpc: None,
+            id: None,
+            method: None,
+            params: None,
+            result: None,
+            error: None,
+            error_code: None,
+            error_message: None,
+            error_data: None,
+            result_type: None,
+            params_meta: None,
+            result_meta: None,
+            params_name: None,
+            params_uri: None,
+            case_variant_key: None,
+            root: Span::default(),
+            shape: Shape::Invalid,
+            invalid: None,
+        }
+    }
 }
 
 /// A parsed, validated frame: borrowed spans of the envelope members (zero-copy).
@@ -228,34 +412,555 @@ pub struct Envelope<'f> {
 }
 
 /// Parses and validates one frame with [`Limits::DEFAULT`] and the best scan for this CPU.
+///
+/// See the module docs for what is an `Err` and what is `Ok` with [`Shape::Invalid`].
 pub fn parse(frame: &[u8]) -> Result<Envelope<'_>, Error> {
     Parser::new().parse(frame)
 }
 
 /// A reusable parser configuration (limits; scan backend chosen at run time).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Parser {
     limits: Limits,
+    backend: Backend,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Names of the depth-1 members the walk records, in bit order.
+const TOP_KEYS: [&[u8]; 6] = [b"jsonrpc", b"id", b"method", b"params", b"result", b"error"];
+const K_JSONRPC: usize = 0;
+const K_ID: usize = 1;
+const K_METHOD: usize = 2;
+const K_PARAMS: usize = 3;
+const K_RESULT: usize = 4;
+const K_ERROR: usize = 5;
+
+/// Which depth-2 object the walk is inside.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Inner {
+    Params,
+    Result,
+    Error,
+}
+
+impl Inner {
+    fn keys(self) -> &'static [&'static [u8]] {
+        match self {
+            Inner::Params => &[b"name", b"uri", b"_meta"],
+            Inner::Result => &[b"resultType", b"_meta"],
+            Inner::Error => &[b"code", b"message", b"data"],
+        }
+    }
+    fn meta_index(self) -> Option<usize> {
+        match self {
+            Inner::Params => Some(2),
+            Inner::Result => Some(1),
+            Inner::Error => None,
+        }
+    }
+    fn slot(self, spans: &mut Spans, i: usize) -> &mut Option<Span> {
+        match (self, i) {
+            (Inner::Params, 0) => &mut spans.params_name,
+            (Inner::Params, 1) => &mut spans.params_uri,
+            (Inner::Params, _) => &mut spans.params_meta,
+            (Inner::Result, 0) => &mut spans.result_type,
+            (Inner::Result, _) => &mut spans.result_meta,
+            (Inner::Error, 0) => &mut spans.error_code,
+            (Inner::Error, 1) => &mut spans.error_message,
+            (Inner::Error, _) => &mut spans.error_data,
+        }
+    }
+}
+
+/// Index of the key token `k` in `names`, compared after unescaping.
+#[inline]
+fn key_index(frame: &[u8], k: StrTok, names: &[&[u8]]) -> Option<usize> {
+    let raw = &frame[k.start..k.end];
+    if !k.escaped {
+        names.iter().position(|n| *n == raw)
+    } else {
+        names.iter().position(|n| eq_decoded(raw, true, n))
+    }
+}
+
+/// Set of key tokens already seen in one object, compared after unescaping. Inline and
+/// allocation-free up to 16 keys; beyond that a hash set of decoded keys (slow path, bounded
+/// work per key, so millions of keys stay linear).
+struct KeySet<'f> {
+    frame: &'f [u8],
+    small: [StrTok; 16],
+    n: usize,
+    big: Option<std::collections::HashSet<Cow<'f, [u8]>>>,
+}
+
+impl<'f> KeySet<'f> {
+    fn new(frame: &'f [u8]) -> Self {
+        Self {
+            frame,
+            small: [StrTok {
+                start: 0,
+                end: 0,
+                escaped: false,
+            }; 16],
+            n: 0,
+            big: None,
+        }
+    }
+    /// Adds `k`; false when an equal key was already there.
+    fn insert(&mut self, k: StrTok) -> bool {
+        let frame = self.frame;
+        if let Some(big) = &mut self.big {
+            return big.insert(decode_bytes(&frame[k.start..k.end], k.escaped));
+        }
+        let raw = &frame[k.start..k.end];
+        for o in &self.small[..self.n] {
+            let other = &frame[o.start..o.end];
+            let same = match (k.escaped, o.escaped) {
+                (false, false) => raw == other,
+                (true, false) => eq_decoded(raw, true, other),
+                (false, true) => eq_decoded(other, true, raw),
+                (true, true) => decode_bytes(raw, true) == decode_bytes(other, true),
+            };
+            if same {
+                return false;
+            }
+        }
+        if self.n < self.small.len() {
+            self.small[self.n] = k;
+            self.n += 1;
+            return true;
+        }
+        let mut big: std::collections::HashSet<Cow<'f, [u8]>> = self.small[..self.n]
+            .iter()
+            .map(|o| decode_bytes(&frame[o.start..o.end], o.escaped))
+            .collect();
+        big.insert(decode_bytes(raw, k.escaped));
+        self.big = Some(big);
+        true
+    }
+}
+
+/// Folds a key for the case-variant check: ASCII case, U+017F LATIN SMALL LETTER LONG S
+/// (folds to `s`) and U+212A KELVIN SIGN (folds to `k`), the folds Go's `encoding/json` used
+/// (GHSA-wvj2-96wp-fq3f).
+fn folds_to(key: &[u8], name: &[u8]) -> bool {
+    let Ok(s) = std::str::from_utf8(key) else {
+        return false;
+    };
+    let mut it = name.iter();
+    for c in s.chars() {
+        let f = match c {
+            '\u{17f}' => 's',
+            '\u{212a}' => 'k',
+            c => c.to_ascii_lowercase(),
+        };
+        match it.next() {
+            Some(&n) if f as u32 == n as u32 => {}
+            _ => return false,
+        }
+    }
+    it.next().is_none()
 }
 
 impl Parser {
-    /// Default limits, run-time CPU dispatch.
+    /// Default limits, run-time CPU dispatch ([`Backend::detect`]).
     pub fn new() -> Self {
-        Self { limits: Limits::DEFAULT }
+        Self {
+            limits: Limits::DEFAULT,
+            backend: Backend::detect(),
+        }
     }
     /// With the given limits.
     pub fn with_limits(limits: Limits) -> Self {
-        Self { limits }
+        Self {
+            limits,
+            backend: Backend::detect(),
+        }
+    }
+    /// The same configuration with the scan forced to `backend` (for tests, fuzzing and
+    /// benchmarks; results are identical for every backend). A backend this CPU cannot run
+    /// falls back to [`Backend::Scalar`], so this never executes an unsupported instruction.
+    pub fn with_backend(self, backend: Backend) -> Self {
+        Self {
+            backend: backend.checked(),
+            ..self
+        }
+    }
+    /// The scan backend in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
     /// The limits in force.
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
     /// Validates `frame` and records the envelope spans (see the module docs for Ok vs Err).
+    ///
+    /// One front-to-back pass; no heap allocation unless a key has escapes or an object has
+    /// more than 16 keys whose duplicates must be checked. Error offsets are bytes from the
+    /// start of `frame`.
     pub fn parse<'f>(&self, frame: &'f [u8]) -> Result<Envelope<'f>, Error> {
-        let _ = frame;
-        todo!("core: issue 2")
+        let spans = self.walk(frame)?;
+        Ok(Envelope { frame, spans })
     }
+
+    fn walk(&self, frame: &[u8]) -> Result<Spans, Error> {
+        let l = &self.limits;
+        if frame.len() > l.max_frame_len || frame.len() > u32::MAX as usize {
+            return Err(Error::new(
+                ErrorKind::FrameTooLarge,
+                l.max_frame_len.min(frame.len()),
+            ));
+        }
+        if frame.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            return Err(Error::new(ErrorKind::Bom, 0));
+        }
+        let mut c = Cursor::new(frame, self.backend, l.max_depth, l.max_number_len);
+        let mut spans = Spans::default();
+        let Ok(first) = c.next_token() else {
+            return Err(Error::new(ErrorKind::Empty, 0));
+        };
+        let start = c.pos;
+        if first == b'{' {
+            walk_envelope(&mut c, &mut spans)?;
+        } else {
+            c.skip_value(0)?;
+        }
+        spans.root = Span::new(start, c.pos);
+        c.skip_ws();
+        if c.pos != frame.len() {
+            return Err(Error::new(ErrorKind::TrailingCharacters, c.pos));
+        }
+        classify(frame, &mut spans);
+        Ok(spans)
+    }
+}
+
+/// Walks the root object (cursor at `{`), recording depth-1 members.
+fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
+    let frame = c.buf;
+    c.check_depth(1)?;
+    c.pos += 1;
+    if c.next_token()? == b'}' {
+        c.pos += 1;
+        return Ok(());
+    }
+    let mut seen = 0u8;
+    let mut others = KeySet::new(frame);
+    loop {
+        let kstart = c.pos;
+        let k = c.key()?;
+        match key_index(frame, k, &TOP_KEYS) {
+            Some(i) => {
+                if seen & 1 << i != 0 {
+                    return Err(Error::new(ErrorKind::DuplicateKey, kstart));
+                }
+                seen |= 1 << i;
+                let v = c.next_token()?;
+                let vs = c.pos;
+                match (i, v) {
+                    (K_PARAMS, b'{') => walk_inner(c, spans, Inner::Params)?,
+                    (K_RESULT, b'{') => walk_inner(c, spans, Inner::Result)?,
+                    (K_ERROR, b'{') => walk_inner(c, spans, Inner::Error)?,
+                    _ => {
+                        c.skip_value(1)?;
+                    }
+                }
+                let span = Some(Span::new(vs, c.pos));
+                match i {
+                    K_JSONRPC => spans.jsonrpc = span,
+                    K_ID => spans.id = span,
+                    K_METHOD => spans.method = span,
+                    K_PARAMS => spans.params = span,
+                    K_RESULT => spans.result = span,
+                    _ => spans.error = span,
+                }
+            }
+            None => {
+                if !others.insert(k) {
+                    return Err(Error::new(ErrorKind::DuplicateKey, kstart));
+                }
+                if spans.case_variant_key.is_none() {
+                    let key = decode_bytes(&frame[k.start..k.end], k.escaped);
+                    if TOP_KEYS.iter().any(|n| folds_to(&key, n)) {
+                        spans.case_variant_key = Some(Span::new(k.start, k.end));
+                    }
+                }
+                c.skip_value(1)?;
+            }
+        }
+        match c.next_token()? {
+            b',' => {
+                c.pos += 1;
+                c.skip_ws();
+            }
+            b'}' => {
+                c.pos += 1;
+                return Ok(());
+            }
+            _ => return Err(Error::new(ErrorKind::UnexpectedByte, c.pos)),
+        }
+    }
+}
+
+/// Walks `params`, `result` or `error` (cursor at `{`, depth 2), recording its inspected
+/// members and rejecting duplicates of those.
+fn walk_inner(c: &mut Cursor<'_>, spans: &mut Spans, which: Inner) -> Result<(), Error> {
+    let frame = c.buf;
+    c.check_depth(2)?;
+    c.pos += 1;
+    if c.next_token()? == b'}' {
+        c.pos += 1;
+        return Ok(());
+    }
+    let names = which.keys();
+    let mut seen = 0u8;
+    loop {
+        let kstart = c.pos;
+        let k = c.key()?;
+        match key_index(frame, k, names) {
+            Some(i) => {
+                if seen & 1 << i != 0 {
+                    return Err(Error::new(ErrorKind::DuplicateKey, kstart));
+                }
+                seen |= 1 << i;
+                let v = c.next_token()?;
+                let vs = c.pos;
+                if v == b'{' && which.meta_index() == Some(i) {
+                    walk_meta(c)?;
+                } else {
+                    c.skip_value(2)?;
+                }
+                *which.slot(spans, i) = Some(Span::new(vs, c.pos));
+            }
+            None => {
+                c.skip_value(2)?;
+            }
+        }
+        match c.next_token()? {
+            b',' => {
+                c.pos += 1;
+                c.skip_ws();
+            }
+            b'}' => {
+                c.pos += 1;
+                return Ok(());
+            }
+            _ => return Err(Error::new(ErrorKind::UnexpectedByte, c.pos)),
+        }
+    }
+}
+
+/// Walks a `_meta` object (cursor at `{`, depth 3), rejecting duplicate keys.
+fn walk_meta(c: &mut Cursor<'_>) -> Result<(), Error> {
+    c.check_depth(3)?;
+    c.pos += 1;
+    if c.next_token()? == b'}' {
+        c.pos += 1;
+        return Ok(());
+    }
+    let mut keys = KeySet::new(c.buf);
+    loop {
+        let kstart = c.pos;
+        let k = c.key()?;
+        if !keys.insert(k) {
+            return Err(Error::new(ErrorKind::DuplicateMetaKey, kstart));
+        }
+        c.skip_value(3)?;
+        match c.next_token()? {
+            b',' => {
+                c.pos += 1;
+                c.skip_ws();
+            }
+            b'}' => {
+                c.pos += 1;
+                return Ok(());
+            }
+            _ => return Err(Error::new(ErrorKind::UnexpectedByte, c.pos)),
+        }
+    }
+}
+
+/// The form of an id token.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum IdForm {
+    Str,
+    Int(i64),
+    Null,
+    Bad,
+}
+
+/// Largest id magnitude: 2^53 − 1 (I-JSON, RFC 7493 §2.2).
+const MAX_SAFE_INT: i64 = (1 << 53) - 1;
+
+/// Parses a plain integer token `-?(0|[1-9][0-9]*)` with at most 19 digits.
+fn plain_int(raw: &[u8]) -> Option<i64> {
+    let (neg, digits) = match raw.strip_prefix(b"-") {
+        Some(d) => (true, d),
+        None => (false, raw),
+    };
+    if digits.is_empty()
+        || digits.len() > 18
+        || !digits.iter().all(u8::is_ascii_digit)
+        || (digits[0] == b'0' && digits.len() > 1)
+    {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &d in digits {
+        v = v * 10 + (d - b'0') as i64;
+    }
+    Some(if neg { -v } else { v })
+}
+
+fn id_form(raw: &[u8]) -> IdForm {
+    match raw.first() {
+        Some(b'"') => IdForm::Str,
+        Some(b'n') => IdForm::Null,
+        Some(b'-' | b'0'..=b'9') => match plain_int(raw) {
+            Some(v) if (-MAX_SAFE_INT..=MAX_SAFE_INT).contains(&v) => IdForm::Int(v),
+            _ => IdForm::Bad,
+        },
+        _ => IdForm::Bad,
+    }
+}
+
+/// Sets `spans.shape` and `spans.invalid` (JSON-RPC 2.0 §4–5; spec digest §2.4).
+fn classify(frame: &[u8], spans: &mut Spans) {
+    let first = |s: Option<Span>| s.and_then(|s| frame.get(s.start()).copied());
+    let at = |s: Option<Span>| s.map_or(spans.root.start(), |s| s.start());
+    let (shape, why): (Shape, Option<(ErrorKind, usize)>) = 'c: {
+        match frame.get(spans.root.start()) {
+            Some(b'{') => {}
+            Some(b'[') => {
+                let empty = Elements::new(frame, spans.root).next().is_none();
+                let kind = if empty {
+                    ErrorKind::EmptyBatch
+                } else {
+                    ErrorKind::Batch
+                };
+                break 'c (Shape::Batch, Some((kind, spans.root.start())));
+            }
+            _ => {
+                break 'c (
+                    Shape::Invalid,
+                    Some((ErrorKind::NotAnObject, spans.root.start())),
+                );
+            }
+        }
+        let Some(v) = spans.jsonrpc else {
+            break 'c (
+                Shape::Invalid,
+                Some((ErrorKind::JsonrpcMissing, spans.root.start())),
+            );
+        };
+        let raw = v.slice(frame);
+        if !(raw.len() >= 2
+            && raw[0] == b'"'
+            && eq_decoded(&raw[1..raw.len() - 1], raw.contains(&b'\\'), b"2.0"))
+        {
+            break 'c (Shape::Invalid, Some((ErrorKind::JsonrpcVersion, v.start())));
+        }
+        let id = spans.id.map(|s| id_form(s.slice(frame)));
+        for (s, kind) in [
+            (spans.params_meta, ErrorKind::MetaNotObject),
+            (spans.result_meta, ErrorKind::MetaNotObject),
+        ] {
+            if s.is_some() && first(s) != Some(b'{') {
+                break 'c (Shape::Invalid, Some((kind, at(s))));
+            }
+        }
+        if spans.method.is_some() {
+            if first(spans.method) != Some(b'"') {
+                break 'c (
+                    Shape::Invalid,
+                    Some((ErrorKind::MethodNotString, at(spans.method))),
+                );
+            }
+            if spans.result.is_some() || spans.error.is_some() {
+                let s = spans.result.or(spans.error);
+                break 'c (Shape::Invalid, Some((ErrorKind::MethodWithResponse, at(s))));
+            }
+            if spans.params.is_some() && first(spans.params) != Some(b'{') {
+                break 'c (
+                    Shape::Invalid,
+                    Some((ErrorKind::ParamsNotObject, at(spans.params))),
+                );
+            }
+            break 'c match id {
+                None => (Shape::Notification, None),
+                Some(IdForm::Str | IdForm::Int(_)) => (Shape::Request, None),
+                Some(_) => (Shape::Invalid, Some((ErrorKind::InvalidId, at(spans.id)))),
+            };
+        }
+        match (spans.result.is_some(), spans.error.is_some()) {
+            (true, true) => (
+                Shape::Invalid,
+                Some((ErrorKind::ResultAndError, at(spans.error))),
+            ),
+            (false, false) => (
+                Shape::Invalid,
+                Some((ErrorKind::NoShape, spans.root.start())),
+            ),
+            (true, false) => match id {
+                None => (
+                    Shape::Invalid,
+                    Some((ErrorKind::MissingId, spans.root.start())),
+                ),
+                Some(IdForm::Null | IdForm::Bad) => {
+                    (Shape::Invalid, Some((ErrorKind::InvalidId, at(spans.id))))
+                }
+                _ if first(spans.result) != Some(b'{') => (
+                    Shape::Invalid,
+                    Some((ErrorKind::ResultNotObject, at(spans.result))),
+                ),
+                _ => (Shape::Result, None),
+            },
+            (false, true) => {
+                let code_ok = spans
+                    .error_code
+                    .is_some_and(|s| plain_int(s.slice(frame)).is_some() || is_i64(s.slice(frame)));
+                let msg_ok = first(spans.error_message) == Some(b'"');
+                if first(spans.error) != Some(b'{') || !code_ok || !msg_ok {
+                    (
+                        Shape::Invalid,
+                        Some((ErrorKind::InvalidErrorObject, at(spans.error))),
+                    )
+                } else if id == Some(IdForm::Bad) {
+                    (Shape::Invalid, Some((ErrorKind::InvalidId, at(spans.id))))
+                } else {
+                    (Shape::Error, None)
+                }
+            }
+        }
+    };
+    spans.shape = shape;
+    spans.invalid = why.map(|(k, o)| Error::new(k, o));
+}
+
+/// True when `raw` is a plain integer token that fits an `i64` (19-digit case).
+fn is_i64(raw: &[u8]) -> bool {
+    parse_i64(raw).is_some()
+}
+
+/// Parses a plain integer token `-?(0|[1-9][0-9]*)` that fits an `i64`.
+fn parse_i64(raw: &[u8]) -> Option<i64> {
+    if let Some(v) = plain_int(raw) {
+        return Some(v);
+    }
+    let digits = raw.strip_prefix(b"-").unwrap_or(raw);
+    if digits.is_empty()
+        || (digits[0] == b'0' && digits.len() > 1)
+        || !digits.iter().all(u8::is_ascii_digit)
+    {
+        return None;
+    }
+    std::str::from_utf8(raw).ok()?.parse::<i64>().ok()
 }
 
 impl<'f> Envelope<'f> {
@@ -273,12 +978,364 @@ impl<'f> Envelope<'f> {
     }
     /// The message shape.
     pub fn shape(&self) -> Shape {
-        todo!("core: issue 2")
+        self.spans.shape
     }
-    /// Why the shape is [`Shape::Invalid`] (or [`ErrorKind::Batch`] for a batch); `None` for
-    /// a valid envelope.
+    /// Why the shape is [`Shape::Invalid`] (or [`ErrorKind::Batch`] /
+    /// [`ErrorKind::EmptyBatch`] for a batch); `None` for a valid envelope. The offset is
+    /// the start of the offending member's value (or of the root value when a member is
+    /// missing).
     pub fn invalid_reason(&self) -> Option<Error> {
-        todo!("core: issue 2")
+        self.spans.invalid
+    }
+
+    /// The raw bytes of `span`, when it lies inside the frame.
+    #[inline]
+    fn bytes(&self, span: Option<Span>) -> Option<&'f [u8]> {
+        span.and_then(|s| self.frame.get(s.range()))
+    }
+    /// The string token at `span` (`None` when it is not a string).
+    fn json_str(&self, span: Option<Span>) -> Option<JsonStr<'f>> {
+        let b = self.bytes(span)?;
+        if b.len() < 2 || b[0] != b'"' || b[b.len() - 1] != b'"' {
+            return None;
+        }
+        std::str::from_utf8(&b[1..b.len() - 1])
+            .ok()
+            .map(JsonStr::from_raw)
+    }
+
+    /// Span of the depth-1 `jsonrpc` value.
+    pub fn jsonrpc_span(&self) -> Option<Span> {
+        self.spans.jsonrpc
+    }
+    /// Span of the depth-1 `id` value.
+    pub fn id_span(&self) -> Option<Span> {
+        self.spans.id
+    }
+    /// Span of the depth-1 `method` value.
+    pub fn method_span(&self) -> Option<Span> {
+        self.spans.method
+    }
+    /// Span of the depth-1 `params` value.
+    pub fn params_span(&self) -> Option<Span> {
+        self.spans.params
+    }
+    /// Span of the depth-1 `result` value.
+    pub fn result_span(&self) -> Option<Span> {
+        self.spans.result
+    }
+    /// Span of the depth-1 `error` value.
+    pub fn error_span(&self) -> Option<Span> {
+        self.spans.error
+    }
+    /// Span of `error.code` (when `error` is an object with a `code` member).
+    pub fn error_code_span(&self) -> Option<Span> {
+        self.spans.error_code
+    }
+    /// Span of `error.message`.
+    pub fn error_message_span(&self) -> Option<Span> {
+        self.spans.error_message
+    }
+    /// Span of `error.data`.
+    pub fn error_data_span(&self) -> Option<Span> {
+        self.spans.error_data
+    }
+    /// Span of `result.resultType` (MCP 2026-07-28 §3).
+    pub fn result_type_span(&self) -> Option<Span> {
+        self.spans.result_type
+    }
+    /// Span of `params._meta`.
+    pub fn params_meta_span(&self) -> Option<Span> {
+        self.spans.params_meta
+    }
+    /// Span of `result._meta`.
+    pub fn result_meta_span(&self) -> Option<Span> {
+        self.spans.result_meta
+    }
+    /// Span of `params.name` (e.g. the tool of `tools/call`).
+    pub fn params_name_span(&self) -> Option<Span> {
+        self.spans.params_name
+    }
+    /// Span of `params.uri` (e.g. the resource of `resources/read`).
+    pub fn params_uri_span(&self) -> Option<Span> {
+        self.spans.params_uri
+    }
+    /// Span of the raw text (between the quotes) of the first depth-1 key that equals an
+    /// envelope key (`jsonrpc`, `id`, `method`, `params`, `result`, `error`) only under case
+    /// folding (ASCII case, U+017F long s, U+212A Kelvin sign), e.g. `"Method"`. Such a key
+    /// is a different key under RFC 8259 and is not rejected by the core; the profile layer
+    /// flags it (case-insensitive backends would read it as the envelope key).
+    pub fn case_variant_key(&self) -> Option<Span> {
+        self.spans.case_variant_key
+    }
+
+    /// The id: a string, a plain integer within ±(2^53−1), or `null`; `None` when absent or
+    /// of any other form (float, exponent, out of range, bool, object, array — see
+    /// [`Envelope::invalid_reason`]; [`Envelope::id_raw`] still gives its text).
+    pub fn id(&self) -> Option<Id<'f>> {
+        let raw = self.bytes(self.spans.id)?;
+        match id_form(raw) {
+            IdForm::Str => self.json_str(self.spans.id).map(Id::Str),
+            IdForm::Int(value) => Some(Id::Int {
+                value,
+                raw: std::str::from_utf8(raw).ok()?,
+            }),
+            IdForm::Null => (raw == b"null").then_some(Id::Null),
+            IdForm::Bad => None,
+        }
+    }
+    /// The exact JSON text of the id value (e.g. `"\"abc\""`, `"-0"`, `"1.0"`).
+    pub fn id_raw(&self) -> Option<&'f str> {
+        std::str::from_utf8(self.bytes(self.spans.id)?).ok()
+    }
+    /// `jsonrpc`, when it is a string.
+    pub fn jsonrpc(&self) -> Option<JsonStr<'f>> {
+        self.json_str(self.spans.jsonrpc)
+    }
+    /// `method`, when it is a string.
+    pub fn method(&self) -> Option<JsonStr<'f>> {
+        self.json_str(self.spans.method)
+    }
+    /// The raw `params` value.
+    pub fn params(&self) -> Option<&'f [u8]> {
+        self.bytes(self.spans.params)
+    }
+    /// The raw `result` value.
+    pub fn result(&self) -> Option<&'f [u8]> {
+        self.bytes(self.spans.result)
+    }
+    /// The raw `error` value.
+    pub fn error(&self) -> Option<&'f [u8]> {
+        self.bytes(self.spans.error)
+    }
+    /// `error.code`, when it is a plain integer that fits an `i64`.
+    pub fn error_code(&self) -> Option<i64> {
+        parse_i64(self.bytes(self.spans.error_code)?)
+    }
+    /// `error.message`, when it is a string.
+    pub fn error_message(&self) -> Option<JsonStr<'f>> {
+        self.json_str(self.spans.error_message)
+    }
+    /// `result.resultType`, when it is a string.
+    pub fn result_type(&self) -> Option<JsonStr<'f>> {
+        self.json_str(self.spans.result_type)
+    }
+    /// `params.name`, when it is a string.
+    pub fn params_name(&self) -> Option<JsonStr<'f>> {
+        self.json_str(self.spans.params_name)
+    }
+    /// `params.uri`, when it is a string.
+    pub fn params_uri(&self) -> Option<JsonStr<'f>> {
+        self.json_str(self.spans.params_uri)
+    }
+    /// Members of `params._meta` (when it is an object).
+    pub fn params_meta(&self) -> Option<Members<'f>> {
+        self.object_members(self.spans.params_meta)
+    }
+    /// Members of `result._meta` (when it is an object).
+    pub fn result_meta(&self) -> Option<Members<'f>> {
+        self.object_members(self.spans.result_meta)
+    }
+    /// The message's `_meta`: `params._meta` for requests and notifications, `result._meta`
+    /// for results, `None` otherwise.
+    pub fn meta(&self) -> Option<Members<'f>> {
+        match self.shape() {
+            Shape::Request | Shape::Notification => self.params_meta(),
+            Shape::Result => self.result_meta(),
+            _ => None,
+        }
+    }
+    fn object_members(&self, span: Option<Span>) -> Option<Members<'f>> {
+        let s = span?;
+        (self.frame.get(s.start()) == Some(&b'{')).then(|| members(self.frame, s))
+    }
+    /// For [`Shape::Batch`]: the spans of the array's elements, in order.
+    pub fn batch_elements(&self) -> Option<Elements<'f>> {
+        (self.shape() == Shape::Batch).then(|| Elements::new(self.frame, self.spans.root))
+    }
+
+    /// Fully decodes `params` with simd-json: copies the value into `scratch` (simd-json
+    /// unescapes in place; the frame itself is never mutated) and returns a borrowed DOM
+    /// pointing into `scratch`. `Ok(None)` when there is no `params`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::ValueDecode`] at the start of `params` when simd-json rejects a value the
+    /// walk accepted (its known differences: integers beyond `u64`/`i64` range).
+    pub fn params_value<'s>(
+        &self,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Option<simd_json::BorrowedValue<'s>>, Error> {
+        match self.spans.params {
+            Some(s) => decode_value(self.frame, s, scratch).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Fully decodes the value at `span` of `frame` with simd-json into a DOM borrowing
+/// `scratch` (which receives a copy of the value's bytes).
+///
+/// # Errors
+/// [`ErrorKind::ValueDecode`] at `span.start()` when simd-json rejects the bytes.
+pub fn decode_value<'s>(
+    frame: &[u8],
+    span: Span,
+    scratch: &'s mut Vec<u8>,
+) -> Result<simd_json::BorrowedValue<'s>, Error> {
+    let bytes = frame
+        .get(span.range())
+        .ok_or(Error::new(ErrorKind::ValueDecode, span.start()))?;
+    scratch.clear();
+    scratch.extend_from_slice(bytes);
+    simd_json::to_borrowed_value(scratch)
+        .map_err(|_| Error::new(ErrorKind::ValueDecode, span.start()))
+}
+
+/// Skips the (already validated) string starting at `pos` (`"`); returns the offset after
+/// its closing quote.
+fn raw_string_end(buf: &[u8], pos: usize) -> Option<usize> {
+    let mut i = pos + 1;
+    loop {
+        let j = i + memchr::memchr2(b'"', b'\\', buf.get(i..)?)?;
+        if buf[j] == b'"' {
+            return Some(j + 1);
+        }
+        i = j + 2;
+    }
+}
+
+/// Skips the (already validated) value starting at `pos`; returns the offset after it.
+/// Iterative; never panics on any input (returns `None` on malformed input).
+fn raw_value_end(buf: &[u8], pos: usize) -> Option<usize> {
+    match *buf.get(pos)? {
+        b'"' => raw_string_end(buf, pos),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = pos;
+            while i < buf.len() {
+                match buf[i] {
+                    b'"' => {
+                        i = raw_string_end(buf, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            None
+        }
+        _ => {
+            let n = buf[pos..]
+                .iter()
+                .position(|b| matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
+                .unwrap_or(buf.len() - pos);
+            Some(pos + n)
+        }
+    }
+}
+
+fn skip_ws_at(buf: &[u8], mut i: usize) -> usize {
+    while matches!(buf.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// Iterator over the members of an object value in a validated frame (see [`members`]).
+#[derive(Clone, Debug)]
+pub struct Members<'f> {
+    frame: &'f [u8],
+    pos: usize,
+    end: usize,
+}
+
+/// Iterates the depth-1 members of the object whose value span is `object_span` inside an
+/// already validated `frame` (e.g. `params.arguments`). Keys are decoded (borrowed when they
+/// have no escape); values are raw spans. A span that is not an object gives an empty
+/// iterator; malformed input ends the iteration early (never panics).
+pub fn members(frame: &[u8], object_span: Span) -> Members<'_> {
+    let ok = frame.get(object_span.start()) == Some(&b'{') && object_span.end() <= frame.len();
+    Members {
+        frame,
+        pos: object_span.start() + 1,
+        end: if ok { object_span.end() } else { 0 },
+    }
+}
+
+impl<'f> Iterator for Members<'f> {
+    type Item = Member<'f>;
+    fn next(&mut self) -> Option<Member<'f>> {
+        let f = self.frame;
+        let mut i = skip_ws_at(f, self.pos);
+        if i >= self.end {
+            return None;
+        }
+        if f[i] == b',' {
+            i = skip_ws_at(f, i + 1);
+        }
+        if f.get(i) != Some(&b'"') {
+            self.pos = self.end;
+            return None;
+        }
+        let kend = raw_string_end(f, i)?;
+        let key_span = Span::new(i + 1, kend - 1);
+        let raw = std::str::from_utf8(&f[i + 1..kend - 1]).ok()?;
+        let mut j = skip_ws_at(f, kend);
+        if f.get(j) != Some(&b':') {
+            self.pos = self.end;
+            return None;
+        }
+        j = skip_ws_at(f, j + 1);
+        let vend = raw_value_end(f, j).filter(|&e| e <= self.end)?;
+        self.pos = vend;
+        Some(Member {
+            key: JsonStr::from_raw(raw).decode(),
+            key_span,
+            value: Span::new(j, vend),
+        })
+    }
+}
+
+/// Iterator over the element spans of an array value in a validated frame (a batch).
+#[derive(Clone, Debug)]
+pub struct Elements<'f> {
+    frame: &'f [u8],
+    pos: usize,
+    end: usize,
+}
+
+impl<'f> Elements<'f> {
+    fn new(frame: &'f [u8], array: Span) -> Self {
+        let ok = frame.get(array.start()) == Some(&b'[') && array.end() <= frame.len();
+        Self {
+            frame,
+            pos: array.start() + 1,
+            end: if ok { array.end() } else { 0 },
+        }
+    }
+}
+
+impl Iterator for Elements<'_> {
+    type Item = Span;
+    fn next(&mut self) -> Option<Span> {
+        let f = self.frame;
+        let mut i = skip_ws_at(f, self.pos);
+        if i >= self.end || f[i] == b']' {
+            return None;
+        }
+        if f[i] == b',' {
+            i = skip_ws_at(f, i + 1);
+        }
+        let e = raw_value_end(f, i).filter(|&e| e <= self.end)?;
+        self.pos = e;
+        Some(Span::new(i, e))
     }
 }
 
@@ -305,13 +1362,12 @@ impl OwnedEnvelope {
     pub fn bytes(&self) -> &Bytes {
         &self.bytes
     }
+    /// The recorded spans.
+    pub fn spans(&self) -> Spans {
+        self.spans
+    }
     /// A borrowed view.
     pub fn envelope(&self) -> Envelope<'_> {
         Envelope::from_parts(&self.bytes, self.spans)
     }
-}
-
-#[allow(dead_code)]
-fn _kinds_used() -> ErrorKind {
-    ErrorKind::Empty
 }

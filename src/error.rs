@@ -60,13 +60,22 @@ impl Error {
     /// larger buffer, e.g. a batch element or an SSE event).
     #[inline]
     pub const fn shifted(self, delta: usize) -> Self {
-        Self { kind: self.kind, offset: self.offset + delta }
+        Self {
+            kind: self.kind,
+            offset: self.offset + delta,
+        }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {} ({})", self.kind.message(), self.offset, self.kind.name())
+        write!(
+            f,
+            "{} at byte {} ({})",
+            self.kind.message(),
+            self.offset,
+            self.kind.name()
+        )
     }
 }
 
@@ -172,4 +181,9 @@ error_kinds! {
     InvalidErrorObject => "invalid-error-object", INVALID_REQUEST, "\"error\" is not {code: integer, message: string}";
     /// `_meta` is present but not an object.
     MetaNotObject => "meta-not-object", INVALID_REQUEST, "\"_meta\" is not an object";
+
+    // ---- optional full decode ----
+    /// simd-json rejected a value the walk accepted (see `Envelope::params_value`): its known
+    /// differences are integers beyond the `i64`/`u64` range. JSON-RPC "Internal error".
+    ValueDecode => "value-decode", INTERNAL_ERROR, "full decode of a value failed";
 }

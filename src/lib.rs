@@ -28,5 +28,9 @@ pub mod codec;
 #[cfg(feature = "oracle")]
 pub mod oracle;
 
-pub use envelope::{Envelope, Id, JsonStr, Limits, OwnedEnvelope, Parser, Shape, Span, parse};
+pub use envelope::{
+    Envelope, Id, JsonStr, Limits, Member, Members, OwnedEnvelope, Parser, Shape, Span, Spans,
+    members, parse,
+};
 pub use error::{Error, ErrorKind};
+pub use scan::Backend;

@@ -1,0 +1,458 @@
+//! The validating walk's tokeniser: a cursor over one frame that validates strings, numbers,
+//! literals and whole values (iteratively, with a depth limit) while recording nothing but
+//! positions. Safe code; the block kernels do the bulk string scanning.
+
+use super::block::Backend;
+use crate::error::{Error, ErrorKind};
+
+/// A string token: `start..end` is the raw text between the quotes (`end` is the closing
+/// quote's offset); `escaped` when it holds at least one backslash escape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StrTok {
+    pub start: usize,
+    pub end: usize,
+    pub escaped: bool,
+}
+
+/// Container kinds on the depth stack, one bit per level (1 = object).
+struct BitStack {
+    inline: [u64; 4],
+    heap: Vec<u64>,
+    len: usize,
+}
+
+impl BitStack {
+    #[inline]
+    fn new() -> Self {
+        Self {
+            inline: [0; 4],
+            heap: Vec::new(),
+            len: 0,
+        }
+    }
+    #[inline]
+    fn push(&mut self, object: bool) {
+        let (w, b) = (self.len / 64, self.len % 64);
+        let word = if w < 4 {
+            &mut self.inline[w]
+        } else {
+            // Only reachable when `max_depth > 256` (a caller-raised limit): slow path.
+            while self.heap.len() <= w - 4 {
+                self.heap.push(0);
+            }
+            &mut self.heap[w - 4]
+        };
+        if object {
+            *word |= 1 << b;
+        } else {
+            *word &= !(1 << b);
+        }
+        self.len += 1;
+    }
+    #[inline]
+    fn top_is_object(&self) -> bool {
+        let i = self.len - 1;
+        let (w, b) = (i / 64, i % 64);
+        let word = if w < 4 {
+            self.inline[w]
+        } else {
+            self.heap[w - 4]
+        };
+        word >> b & 1 == 1
+    }
+    #[inline]
+    fn pop(&mut self) {
+        self.len -= 1;
+    }
+}
+
+/// A read-only cursor over one frame.
+pub(crate) struct Cursor<'f> {
+    pub buf: &'f [u8],
+    pub pos: usize,
+    backend: Backend,
+    max_depth: usize,
+    max_number_len: usize,
+}
+
+#[inline]
+fn err(kind: ErrorKind, at: usize) -> Error {
+    Error::new(kind, at)
+}
+
+#[inline]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+#[inline]
+fn hex4(b: &[u8]) -> Option<u16> {
+    let mut v: u16 = 0;
+    for &c in b.get(..4)? {
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => return None,
+        };
+        v = v << 4 | d as u16;
+    }
+    Some(v)
+}
+
+impl<'f> Cursor<'f> {
+    pub fn new(buf: &'f [u8], backend: Backend, max_depth: usize, max_number_len: usize) -> Self {
+        Self {
+            buf,
+            pos: 0,
+            backend,
+            max_depth,
+            max_number_len,
+        }
+    }
+
+    /// The byte at the cursor, or `UnexpectedEnd` at the frame end.
+    #[inline]
+    pub fn peek(&self) -> Result<u8, Error> {
+        match self.buf.get(self.pos) {
+            Some(&b) => Ok(b),
+            None => Err(err(ErrorKind::UnexpectedEnd, self.buf.len())),
+        }
+    }
+
+    /// Skips JSON whitespace (space, tab, LF, CR only: RFC 8259 §2).
+    #[inline]
+    pub fn skip_ws(&mut self) {
+        while let Some(&b) = self.buf.get(self.pos) {
+            if !is_ws(b) {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Skips whitespace and returns the next byte (error at the end of the frame).
+    #[inline]
+    pub fn next_token(&mut self) -> Result<u8, Error> {
+        self.skip_ws();
+        self.peek()
+    }
+
+    /// Expects `want` after optional whitespace and consumes it.
+    #[inline]
+    pub fn expect(&mut self, want: u8) -> Result<(), Error> {
+        let b = self.next_token()?;
+        if b != want {
+            return Err(err(ErrorKind::UnexpectedByte, self.pos));
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Checks the container depth `depth` (1 = the root container) against the limit.
+    #[inline]
+    pub fn check_depth(&self, depth: usize) -> Result<(), Error> {
+        if depth >= self.max_depth {
+            return Err(err(ErrorKind::DepthLimit, self.pos));
+        }
+        Ok(())
+    }
+
+    /// Validates the string token at the cursor (which must be at its opening `"`).
+    #[inline]
+    pub fn string(&mut self) -> Result<StrTok, Error> {
+        debug_assert_eq!(self.buf[self.pos], b'"');
+        let buf = self.buf;
+        let start = self.pos + 1;
+        let mut p = start;
+        let mut escaped = false;
+        let mut high = false;
+        loop {
+            // Short-string fast path: most keys and values end within a few bytes.
+            let (i, h) = self.backend.string_stop(buf, p);
+            high |= h;
+            let Some(&b) = buf.get(i) else {
+                return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
+            };
+            match b {
+                b'"' => {
+                    if high && std::str::from_utf8(&buf[start..i]).is_err() {
+                        let bad = std::str::from_utf8(&buf[start..i])
+                            .unwrap_err()
+                            .valid_up_to();
+                        return Err(err(ErrorKind::InvalidUtf8, start + bad));
+                    }
+                    self.pos = i + 1;
+                    return Ok(StrTok {
+                        start,
+                        end: i,
+                        escaped,
+                    });
+                }
+                b'\\' => {
+                    escaped = true;
+                    p = self.escape(i)?;
+                }
+                _ => return Err(err(ErrorKind::ControlCharacter, i)),
+            }
+        }
+    }
+
+    /// Validates the escape whose backslash is at `at`; returns the offset after it.
+    fn escape(&self, at: usize) -> Result<usize, Error> {
+        let buf = self.buf;
+        let Some(&c) = buf.get(at + 1) else {
+            return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
+        };
+        match c {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Ok(at + 2),
+            b'u' => {
+                let u = self.hex_at(at + 2)?;
+                match u {
+                    0xD800..=0xDBFF => {
+                        // A high surrogate must be followed by `\u` + a low surrogate.
+                        if buf.get(at + 6) == Some(&b'\\') && buf.get(at + 7) == Some(&b'u') {
+                            let lo = self.hex_at(at + 8)?;
+                            if (0xDC00..=0xDFFF).contains(&lo) {
+                                return Ok(at + 12);
+                            }
+                        } else if at + 8 > buf.len() {
+                            return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
+                        }
+                        Err(err(ErrorKind::LoneSurrogate, at))
+                    }
+                    0xDC00..=0xDFFF => Err(err(ErrorKind::LoneSurrogate, at)),
+                    _ => Ok(at + 6),
+                }
+            }
+            _ => Err(err(ErrorKind::InvalidEscape, at)),
+        }
+    }
+
+    /// Four hex digits at `at`.
+    fn hex_at(&self, at: usize) -> Result<u16, Error> {
+        let buf = self.buf;
+        match hex4(buf.get(at..).unwrap_or(&[])) {
+            Some(v) => Ok(v),
+            None => {
+                // Distinguish a truncated frame from a bad digit.
+                let avail = &buf[at.min(buf.len())..];
+                if avail.len() < 4 && avail.iter().all(|c| c.is_ascii_hexdigit()) {
+                    Err(err(ErrorKind::UnexpectedEnd, buf.len()))
+                } else {
+                    Err(err(ErrorKind::InvalidEscape, at - 2))
+                }
+            }
+        }
+    }
+
+    /// Validates the number token at the cursor (RFC 8259 §6 grammar, length limit, f64
+    /// overflow).
+    pub fn number(&mut self) -> Result<(), Error> {
+        let buf = self.buf;
+        let start = self.pos;
+        let mut p = start;
+        let digit = |p: usize| buf.get(p).is_some_and(u8::is_ascii_digit);
+        let bad = |p: usize| {
+            if p >= buf.len() {
+                err(ErrorKind::UnexpectedEnd, buf.len())
+            } else {
+                err(ErrorKind::InvalidNumber, p)
+            }
+        };
+        if buf.get(p) == Some(&b'-') {
+            p += 1;
+        }
+        let int_start = p;
+        match buf.get(p) {
+            Some(b'0') => p += 1,
+            Some(b'1'..=b'9') => {
+                p += 1;
+                while digit(p) {
+                    p += 1;
+                }
+            }
+            _ => return Err(bad(p)),
+        }
+        let int_end = p;
+        let mut frac = None;
+        if buf.get(p) == Some(&b'.') {
+            p += 1;
+            let fs = p;
+            if !digit(p) {
+                return Err(bad(p));
+            }
+            while digit(p) {
+                p += 1;
+            }
+            frac = Some((fs, p));
+        }
+        let mut exp: i64 = 0;
+        let has_exp = matches!(buf.get(p), Some(b'e' | b'E'));
+        if has_exp {
+            p += 1;
+            let mut neg = false;
+            if let Some(&s @ (b'+' | b'-')) = buf.get(p) {
+                neg = s == b'-';
+                p += 1;
+            }
+            if !digit(p) {
+                return Err(bad(p));
+            }
+            while digit(p) {
+                if exp < 1_000_000_000 {
+                    exp = exp * 10 + (buf[p] - b'0') as i64;
+                }
+                p += 1;
+            }
+            if neg {
+                exp = -exp;
+            }
+        }
+        if digit(p)
+            && buf[int_start] == b'0'
+            && int_end == int_start + 1
+            && frac.is_none()
+            && !has_exp
+        {
+            // `01`: a leading zero followed by more digits.
+            return Err(err(ErrorKind::InvalidNumber, p));
+        }
+        if p - start > self.max_number_len {
+            return Err(err(ErrorKind::NumberTooLong, start));
+        }
+        // f64 overflow pre-check: decimal magnitude of the first significant digit.
+        let int_digits = int_end - int_start;
+        let mag = if buf[int_start] != b'0' {
+            Some(int_digits as i64 - 1 + exp)
+        } else {
+            frac.and_then(|(fs, fe)| {
+                buf[fs..fe]
+                    .iter()
+                    .position(|&c| c != b'0')
+                    .map(|z| -(z as i64) - 1 + exp)
+            })
+        };
+        if let Some(m) = mag {
+            if m > 308 {
+                return Err(err(ErrorKind::NumberOutOfRange, start));
+            }
+            if m == 308 {
+                let text = std::str::from_utf8(&buf[start..p]).unwrap_or("0");
+                if text.parse::<f64>().map_or(true, f64::is_infinite) {
+                    return Err(err(ErrorKind::NumberOutOfRange, start));
+                }
+            }
+        }
+        self.pos = p;
+        Ok(())
+    }
+
+    /// Validates `true`, `false` or `null` at the cursor.
+    pub fn literal(&mut self) -> Result<(), Error> {
+        let want: &[u8] = match self.buf[self.pos] {
+            b't' => b"true",
+            b'f' => b"false",
+            _ => b"null",
+        };
+        let have = &self.buf[self.pos..];
+        let n = want.len().min(have.len());
+        if have[..n] != want[..n] {
+            let k = have.iter().zip(want).position(|(a, b)| a != b).unwrap_or(0);
+            return Err(err(ErrorKind::InvalidLiteral, self.pos + k));
+        }
+        if n < want.len() {
+            return Err(err(ErrorKind::UnexpectedEnd, self.buf.len()));
+        }
+        self.pos += want.len();
+        Ok(())
+    }
+
+    /// Validates one whole value starting at the cursor (after optional whitespace), which
+    /// sits inside `depth` open containers. Iterative: nesting costs one bit per level.
+    /// Returns the value's first byte (its type).
+    pub fn skip_value(&mut self, depth: usize) -> Result<u8, Error> {
+        let first = self.next_token()?;
+        match first {
+            b'"' => {
+                self.string()?;
+            }
+            b'-' | b'0'..=b'9' => {
+                self.number()?;
+            }
+            b't' | b'f' | b'n' => self.literal()?,
+            b'{' | b'[' => self.skip_container(depth)?,
+            _ => return Err(err(ErrorKind::UnexpectedByte, self.pos)),
+        }
+        Ok(first)
+    }
+
+    /// Validates the container at the cursor (`{` or `[`) and everything in it.
+    fn skip_container(&mut self, depth: usize) -> Result<(), Error> {
+        let mut stack = BitStack::new();
+        let mut c = self.buf[self.pos];
+        loop {
+            // `c` is the first byte of a value at `self.pos` (a member's key is consumed).
+            match c {
+                b'{' | b'[' => {
+                    self.check_depth(depth + stack.len + 1)?;
+                    let object = c == b'{';
+                    stack.push(object);
+                    self.pos += 1;
+                    let n = self.next_token()?;
+                    if n == if object { b'}' } else { b']' } {
+                        self.pos += 1;
+                        stack.pop();
+                    } else {
+                        if object {
+                            self.key()?;
+                        }
+                        c = self.next_token()?;
+                        continue;
+                    }
+                }
+                b'"' => {
+                    self.string()?;
+                }
+                b'-' | b'0'..=b'9' => {
+                    self.number()?;
+                }
+                b't' | b'f' | b'n' => self.literal()?,
+                _ => return Err(err(ErrorKind::UnexpectedByte, self.pos)),
+            }
+            // After a value: closing brackets, then `,` and the next member/element.
+            loop {
+                if stack.len == 0 {
+                    return Ok(());
+                }
+                let n = self.next_token()?;
+                let object = stack.top_is_object();
+                if n == b',' {
+                    self.pos += 1;
+                    if object {
+                        self.next_token()?;
+                        self.key()?;
+                    }
+                    c = self.next_token()?;
+                    break;
+                }
+                if n != if object { b'}' } else { b']' } {
+                    return Err(err(ErrorKind::UnexpectedByte, self.pos));
+                }
+                self.pos += 1;
+                stack.pop();
+            }
+        }
+    }
+
+    /// At a member's key (after whitespace): validates `"key"` and the `:` after it.
+    #[inline]
+    pub fn key(&mut self) -> Result<StrTok, Error> {
+        if self.peek()? != b'"' {
+            return Err(err(ErrorKind::UnexpectedByte, self.pos));
+        }
+        let k = self.string()?;
+        self.expect(b':')?;
+        Ok(k)
+    }
+}

@@ -1,0 +1,627 @@
+//! Hostile inputs (reliability notes §1.2, §4.1): parser-differential tricks, limits at the
+//! boundary and one byte either side, and resource-exhaustion shapes. Every case is also
+//! run through the differential oracle on every scan backend.
+
+use mcpwire::oracle::envelope::check_frame_with;
+use mcpwire::{Backend, Envelope, ErrorKind, Id, Limits, Parser, Shape, parse};
+
+/// Parses with every backend, checks they agree and the oracle agrees, returns the result.
+fn run(frame: &[u8]) -> Result<Envelope<'_>, mcpwire::Error> {
+    run_with(frame, Limits::DEFAULT)
+}
+
+fn run_with(frame: &[u8], limits: Limits) -> Result<Envelope<'_>, mcpwire::Error> {
+    if frame.len() < 1 << 20
+        && let Err(d) = check_frame_with(frame, limits)
+    {
+        panic!(
+            "oracle: {d} on {:?}",
+            String::from_utf8_lossy(&frame[..frame.len().min(200)])
+        );
+    }
+    let want = Parser::with_limits(limits)
+        .with_backend(Backend::Scalar)
+        .parse(frame);
+    for b in Backend::available() {
+        let got = Parser::with_limits(limits).with_backend(b).parse(frame);
+        assert_eq!(
+            got.as_ref().map(|e| e.spans()),
+            want.as_ref().map(|e| e.spans()),
+            "{b:?}"
+        );
+    }
+    want
+}
+
+fn kind(frame: &[u8]) -> ErrorKind {
+    match run(frame) {
+        Err(e) => e.kind(),
+        Ok(e) => panic!(
+            "accepted as {:?}: {}",
+            e.shape(),
+            String::from_utf8_lossy(frame)
+        ),
+    }
+}
+
+fn ok(frame: &[u8]) -> Envelope<'_> {
+    match run(frame) {
+        Ok(e) => e,
+        Err(e) => panic!("rejected {e}: {}", String::from_utf8_lossy(frame)),
+    }
+}
+
+fn invalid(frame: &[u8]) -> ErrorKind {
+    let e = ok(frame);
+    assert_eq!(
+        e.shape(),
+        Shape::Invalid,
+        "{}",
+        String::from_utf8_lossy(frame)
+    );
+    let r = e.invalid_reason().expect("reason");
+    assert_eq!(r.code(), -32600);
+    r.kind()
+}
+
+#[test]
+fn escaped_key_names_are_decoded() {
+    let e = ok(br#"{"jsonrpc":"2.0","id":1,"m\u0065thod":"tools/call"}"#);
+    assert_eq!(e.shape(), Shape::Request);
+    assert!(e.method().unwrap().eq_str("tools/call"));
+    let e = ok(br#"{"\u006a\u0073onrpc":"2\u002e0","id":1,"method":"tools\/call"}"#);
+    assert_eq!(e.shape(), Shape::Request);
+    assert_eq!(e.method().unwrap().decode(), "tools/call");
+    assert_eq!(e.method().unwrap().raw(), r"tools\/call");
+}
+
+#[test]
+fn duplicate_keys_are_rejected_after_unescaping() {
+    let f = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"tools/call"}"#;
+    assert_eq!(kind(f), ErrorKind::DuplicateKey);
+    let e = run(f).unwrap_err();
+    assert_eq!((e.code(), e.offset()), (-32600, 46));
+    assert_eq!(
+        kind(br#"{"jsonrpc":"2.0","id":1,"method":"a","\u006d\u0065thod":"b"}"#),
+        ErrorKind::DuplicateKey
+    );
+    assert_eq!(
+        kind(br#"{"x":1,"jsonrpc":"2.0","\u0078":2}"#),
+        ErrorKind::DuplicateKey
+    );
+    assert_eq!(
+        kind(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"name":"a","n\u0061me":"b"}}"#),
+        ErrorKind::DuplicateKey
+    );
+    assert_eq!(
+        kind(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{},"_meta":{}}}"#),
+        ErrorKind::DuplicateKey
+    );
+    assert_eq!(
+        kind(br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","resultType":"x"}}"#),
+        ErrorKind::DuplicateKey
+    );
+    assert_eq!(
+        kind(br#"{"jsonrpc":"2.0","error":{"code":1,"message":"m","code":2}}"#),
+        ErrorKind::DuplicateKey
+    );
+    assert_eq!(
+        kind(
+            br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"a":1,"b":2,"\u0061":3}}}"#
+        ),
+        ErrorKind::DuplicateMetaKey
+    );
+    assert_eq!(
+        kind(br#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"k":1,"k":1}}}"#),
+        ErrorKind::DuplicateMetaKey
+    );
+    // Duplicates in unrecorded places are a backend's business (serde_json: last wins).
+    let e = ok(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"arguments":{"a":1,"a":2}}}"#);
+    assert_eq!(e.shape(), Shape::Request);
+}
+
+#[test]
+fn many_keys_stay_linear_and_detect_late_duplicates() {
+    let mut f = String::from(r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"#);
+    for i in 0..50_000 {
+        f.push_str(&format!("\"k{i}\":0,"));
+    }
+    f.push_str(r#""k\u0031":1}}}"#);
+    assert_eq!(
+        run(f.as_bytes()).unwrap_err().kind(),
+        ErrorKind::DuplicateMetaKey
+    );
+    let mut g = String::from("{");
+    for i in 0..50_000 {
+        g.push_str(&format!("\"k{i}\":0,"));
+    }
+    g.push_str(r#""jsonrpc":"2.0","method":"x"}"#);
+    assert_eq!(run(g.as_bytes()).unwrap().shape(), Shape::Notification);
+}
+
+#[test]
+fn decoy_method_in_nested_value_or_string() {
+    let e = ok(br#"{"jsonrpc":"2.0","id":1,"params":{"method":"tools/call"},"method":"ping"}"#);
+    assert!(e.method().unwrap().eq_str("ping"));
+    let e = ok(br#"{"jsonrpc":"2.0","id":1,"x":"\",\"method\":\"tools/call","method":"ping"}"#);
+    assert!(e.method().unwrap().eq_str("ping"));
+    let e = ok(br#"{"jsonrpc":"2.0","id":1,"x":"a\\","method":"ping"}"#);
+    assert!(e.method().unwrap().eq_str("ping"));
+    let e = ok(br#"{"jsonrpc":"2.0","id":1,"x":[{"method":"a"}],"method":"ping"}"#);
+    assert!(e.method().unwrap().eq_str("ping"));
+}
+
+#[test]
+fn id_after_a_20_kb_value() {
+    let big = "x".repeat(20_000);
+    let f = format!(
+        r#"{{"jsonrpc":"2.0","method":"m","params":{{"a":"{big}","b":[{big:?}]}},"id":"late"}}"#
+    );
+    let e = ok(f.as_bytes());
+    assert_eq!(e.shape(), Shape::Request);
+    match e.id() {
+        Some(Id::Str(s)) => assert!(s.eq_str("late")),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn case_variant_keys_are_recorded_not_rejected() {
+    let f = br#"{"jsonrpc":"2.0","id":1,"method":"ping","Method":"tools/call"}"#;
+    let e = ok(f);
+    assert_eq!(e.shape(), Shape::Request);
+    assert!(e.method().unwrap().eq_str("ping"));
+    assert_eq!(e.case_variant_key().unwrap().slice(f), b"Method");
+    let f = br#"{"jsonrpc":"2.0","id":1,"Method":"tools/call"}"#;
+    assert_eq!(invalid(f), ErrorKind::NoShape);
+    let f = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"param\u{17f}\":{}}";
+    assert_eq!(
+        ok(f.as_bytes())
+            .case_variant_key()
+            .unwrap()
+            .slice(f.as_bytes()),
+        "param\u{17f}".as_bytes()
+    );
+    let f = br#"{"jsonrpc":"2.0","id":1,"method":"m","p\u0041rams":{}}"#;
+    assert_eq!(ok(f).case_variant_key().unwrap().slice(f), br"p\u0041rams");
+    assert!(
+        ok(br#"{"jsonrpc":"2.0","method":"m","other":1}"#)
+            .case_variant_key()
+            .is_none()
+    );
+}
+
+#[test]
+fn not_json_is_rejected_with_parse_error() {
+    let cases: &[(&[u8], ErrorKind)] = &[
+        (
+            br#"{"jsonrpc":"2.0","method":"m","params":{"x":"\udead"}}"#,
+            ErrorKind::LoneSurrogate,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","method":"m","params":{"x":"\ud800\u0041"}}"#,
+            ErrorKind::LoneSurrogate,
+        ),
+        (
+            br#"{"method\ud888":"tools/call"}"#,
+            ErrorKind::LoneSurrogate,
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"x\":\"\xff\xfe\"}}",
+            ErrorKind::InvalidUtf8,
+        ),
+        (b"{\"x\":\"\xc0\xaf\"}", ErrorKind::InvalidUtf8),
+        (b"{\"x\":\"\xed\xa0\x80\"}", ErrorKind::InvalidUtf8),
+        (b"{\"x\":\"\xf4\x90\x80\x80\"}", ErrorKind::InvalidUtf8),
+        (b"{\"x\":\"\xe2\x82\"}", ErrorKind::InvalidUtf8),
+        (
+            b"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"method\":\"m\"}",
+            ErrorKind::Bom,
+        ),
+        (b"{\"x\":\"a\x00b\"}", ErrorKind::ControlCharacter),
+        (b"{\"x\":\"a\nb\"}", ErrorKind::ControlCharacter),
+        (
+            br#"{"jsonrpc":"2.0","id":1,/*"method":"tools/call",*/"method":"ping"}"#,
+            ErrorKind::UnexpectedByte,
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"m\"} // c",
+            ErrorKind::TrailingCharacters,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","method":"m",}"#,
+            ErrorKind::UnexpectedByte,
+        ),
+        (br#"{"a":[1,2,]}"#, ErrorKind::UnexpectedByte),
+        (br#"{"a":NaN}"#, ErrorKind::UnexpectedByte),
+        (br#"{"a":01}"#, ErrorKind::InvalidNumber),
+        (br#"{"a":1.}"#, ErrorKind::InvalidNumber),
+        (br#"{"a":-}"#, ErrorKind::InvalidNumber),
+        (br#"{"a":.5}"#, ErrorKind::UnexpectedByte),
+        (br#"{"a":1e400}"#, ErrorKind::NumberOutOfRange),
+        (br#"{"a":-1.8e308}"#, ErrorKind::NumberOutOfRange),
+        (b"{\"a\":\x0c1}", ErrorKind::UnexpectedByte),
+        ("{\"a\":\u{a0}1}".as_bytes(), ErrorKind::UnexpectedByte),
+        (
+            br#"{"jsonrpc":"2.0","method":"ping"}{"jsonrpc":"2.0","method":"tools/call"}"#,
+            ErrorKind::TrailingCharacters,
+        ),
+        (br#"{"a":tru}"#, ErrorKind::InvalidLiteral),
+        (br#"{"a":"\x"}"#, ErrorKind::InvalidEscape),
+        (br#"{"a":"\u12G4"}"#, ErrorKind::InvalidEscape),
+        (b"", ErrorKind::Empty),
+        (b" \r\n\t", ErrorKind::Empty),
+        (b"{\"a\":", ErrorKind::UnexpectedEnd),
+        (b"{\"a\":\"abc", ErrorKind::UnexpectedEnd),
+        (b"{\"a\":\"\\u12", ErrorKind::UnexpectedEnd),
+        (b"{\"a\":\"\\ud800", ErrorKind::UnexpectedEnd),
+    ];
+    for (f, k) in cases {
+        let e = run(f).unwrap_err();
+        assert_eq!(e.kind(), *k, "{}", String::from_utf8_lossy(f));
+        assert_eq!(e.code(), -32700, "{}", String::from_utf8_lossy(f));
+        assert!(e.offset() <= f.len());
+    }
+    // Offsets point at the culprit.
+    assert_eq!(run(br#"{"x":"\udead"}"#).unwrap_err().offset(), 6);
+    assert_eq!(run(b"{\"x\":\"ab\xff\"}").unwrap_err().offset(), 8);
+    assert_eq!(run(b"{\"x\":1} x").unwrap_err().offset(), 8);
+}
+
+#[test]
+fn escaped_nul_is_legal_and_kept() {
+    let e = ok(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call\u0000.evil"}"#);
+    let m = e.method().unwrap();
+    assert!(!m.eq_str("tools/call"));
+    assert_eq!(m.decode(), "tools/call\0.evil");
+    let e = ok(br#"{"jsonrpc":"2.0","id":1,"method\u0000":"x"}"#);
+    assert_eq!(e.shape(), Shape::Invalid);
+}
+
+#[test]
+fn underflow_is_accepted() {
+    assert_eq!(
+        ok(br#"{"jsonrpc":"2.0","method":"m","params":{"a":1e-400,"b":0e99999999999999999999}}"#)
+            .shape(),
+        Shape::Notification
+    );
+    ok(br#"[1.7976931348623157e308, -1.7976931348623157e308, 0.00000000001e318]"#);
+    assert_eq!(
+        kind(b"[1.7976931348623159e308]"),
+        ErrorKind::NumberOutOfRange
+    );
+    assert_eq!(kind(b"[0.0000001e316]"), ErrorKind::NumberOutOfRange);
+}
+
+/// Runs `f` on a thread with a small stack: proves the walk is not recursive.
+fn small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn hundred_thousand_nested_brackets() {
+    small_stack(|| {
+        for open in [&b"["[..], b"{\"a\":", b"[{\"a\":"] {
+            let f = open.repeat(100_000);
+            for b in Backend::available() {
+                let e = Parser::new().with_backend(b).parse(&f).unwrap_err();
+                assert_eq!(e.kind(), ErrorKind::DepthLimit);
+            }
+            let mut g = br#"{"jsonrpc":"2.0","method":"m","params":{"x":"#.to_vec();
+            g.extend(open.repeat(100_000));
+            assert_eq!(parse(&g).unwrap_err().kind(), ErrorKind::DepthLimit);
+            // With the limit raised past the nesting, the walk still needs no stack.
+            let deep = Limits {
+                max_depth: 1_000_000,
+                ..Limits::DEFAULT
+            };
+            let mut closed = b"[".repeat(100_000);
+            closed.extend(b"]".repeat(100_000));
+            assert_eq!(
+                Parser::with_limits(deep).parse(&closed).unwrap().shape(),
+                Shape::Batch
+            );
+            assert_eq!(
+                Parser::with_limits(deep).parse(&f).unwrap_err().kind(),
+                ErrorKind::UnexpectedEnd
+            );
+        }
+    });
+}
+
+#[test]
+fn depth_limit_at_the_boundary() {
+    // serde_json: 127 nested containers accepted, 128 rejected.
+    for (n, accept) in [(126, true), (127, true), (128, false)] {
+        let f = format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert_eq!(run(f.as_bytes()).is_ok(), accept, "depth {n}");
+        let g = format!(
+            r#"{{"jsonrpc":"2.0","method":"m","params":{{"_meta":{{"a":{}{}}}}}}}"#,
+            "[".repeat(n - 3),
+            "]".repeat(n - 3)
+        );
+        assert_eq!(run(g.as_bytes()).is_ok(), accept, "envelope depth {n}");
+    }
+    let e = run(format!("{}{}", "[".repeat(128), "]".repeat(128)).as_bytes()).unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::DepthLimit, 127));
+    let small = Limits {
+        max_depth: 3,
+        ..Limits::DEFAULT
+    };
+    assert!(run_with(br#"{"params":{"_meta":{}}}"#, small).is_err());
+    assert!(run_with(br#"{"params":{"x":1}}"#, small).is_ok());
+    assert!(run_with(br#"{"params":{"x":[]}}"#, small).is_err());
+}
+
+#[test]
+fn number_length_limit_at_the_boundary() {
+    let lim = Limits::DEFAULT.max_number_len;
+    for (len, accept) in [(lim - 1, true), (lim, true), (lim + 1, false)] {
+        let num = format!("0.{}", "1".repeat(len - 2));
+        let f = format!(r#"{{"jsonrpc":"2.0","method":"m","params":{{"n":{num}}}}}"#);
+        let r = run(f.as_bytes());
+        assert_eq!(r.is_ok(), accept, "len {len}");
+        if let Err(e) = r {
+            assert_eq!(
+                (e.kind(), e.offset()),
+                (ErrorKind::NumberTooLong, f.find("0.").unwrap())
+            );
+        }
+    }
+}
+
+#[test]
+fn frame_length_limit_at_the_boundary() {
+    let f = br#"{"jsonrpc":"2.0","method":"m"}"#;
+    for (max, accept) in [(f.len() - 1, false), (f.len(), true), (f.len() + 1, true)] {
+        let l = Limits {
+            max_frame_len: max,
+            ..Limits::DEFAULT
+        };
+        let r = run_with(f, l);
+        assert_eq!(r.is_ok(), accept, "max {max}");
+        if let Err(e) = r {
+            assert_eq!((e.kind(), e.code()), (ErrorKind::FrameTooLarge, -32600));
+        }
+    }
+}
+
+#[test]
+fn ten_megabyte_string() {
+    let mut f = br#"{"jsonrpc":"2.0","method":"m","params":{"blob":""#.to_vec();
+    f.extend(std::iter::repeat_n(b'A', 10 << 20));
+    f.extend(br#"\n\u00e9","z":1}}"#);
+    assert_eq!(parse(&f).unwrap_err().kind(), ErrorKind::FrameTooLarge);
+    let big = Limits {
+        max_frame_len: 16 << 20,
+        ..Limits::DEFAULT
+    };
+    for b in Backend::available() {
+        let e = Parser::with_limits(big).with_backend(b).parse(&f).unwrap();
+        assert_eq!(e.shape(), Shape::Notification);
+        let start = f.iter().position(|&b| b == b'{').map(|_| 39).unwrap();
+        assert_eq!(f[start], b'{');
+        assert_eq!(e.params_span().unwrap().range(), start..f.len() - 1);
+    }
+    // Unterminated: rejected at the end, not a hang.
+    f.truncate(f.len() - 12);
+    assert_eq!(
+        Parser::with_limits(big).parse(&f).unwrap_err().kind(),
+        ErrorKind::UnexpectedEnd
+    );
+}
+
+#[test]
+fn ids() {
+    let id = |s: &str| {
+        let f = format!(r#"{{"jsonrpc":"2.0","id":{s},"method":"m"}}"#);
+        let e = run(f.as_bytes()).unwrap();
+        (
+            e.shape(),
+            e.invalid_reason().map(|r| r.kind()),
+            e.id().map(|i| format!("{i:?}")),
+            e.id_raw().map(str::to_owned),
+        )
+    };
+    assert_eq!(id("1").0, Shape::Request);
+    assert_eq!(id("-0").2.unwrap(), r#"Int { value: 0, raw: "-0" }"#);
+    assert_eq!(id("9007199254740991").0, Shape::Request);
+    assert_eq!(id("-9007199254740991").0, Shape::Request);
+    for bad in [
+        "9007199254740992",
+        "-9007199254740992",
+        "18446744073709551616",
+        "1.0",
+        "1e2",
+        "1E2",
+        "true",
+        "{}",
+        "[]",
+        "null",
+    ] {
+        let (s, why, i, raw) = id(bad);
+        assert_eq!(
+            (s, why),
+            (Shape::Invalid, Some(ErrorKind::InvalidId)),
+            "{bad}"
+        );
+        assert_eq!(raw.as_deref(), Some(bad));
+        if bad != "null" {
+            assert_eq!(i, None);
+        }
+    }
+    assert_eq!(id(r#""1""#).0, Shape::Request);
+    // Absent vs null.
+    assert_eq!(
+        ok(br#"{"jsonrpc":"2.0","method":"m"}"#).shape(),
+        Shape::Notification
+    );
+    let e = ok(br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#);
+    assert_eq!((e.shape(), e.id()), (Shape::Error, Some(Id::Null)));
+    assert_eq!(e.error_code(), Some(-32700));
+    assert_eq!(
+        ok(br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"x"}}"#).shape(),
+        Shape::Error
+    );
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":null,"result":{}}"#),
+        ErrorKind::InvalidId
+    );
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","result":{}}"#),
+        ErrorKind::MissingId
+    );
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":1.5,"error":{"code":1,"message":"x"}}"#),
+        ErrorKind::InvalidId
+    );
+}
+
+#[test]
+fn shapes() {
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#),
+        ErrorKind::ResultAndError
+    );
+    assert_eq!(invalid(br#"{"jsonrpc":"2.0","id":1}"#), ErrorKind::NoShape);
+    assert_eq!(
+        invalid(br#"{"id":1,"method":"m"}"#),
+        ErrorKind::JsonrpcMissing
+    );
+    for v in [r#""2.0 ""#, r#""1.0""#, "2.0", r#""2""#, "null"] {
+        let f = format!(r#"{{"jsonrpc":{v},"id":1,"method":"m"}}"#);
+        assert_eq!(invalid(f.as_bytes()), ErrorKind::JsonrpcVersion, "{v}");
+    }
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":1,"method":7}"#),
+        ErrorKind::MethodNotString
+    );
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}"#),
+        ErrorKind::ParamsNotObject
+    );
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":1,"method":"m","result":{}}"#),
+        ErrorKind::MethodWithResponse
+    );
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":1,"result":[]}"#),
+        ErrorKind::ResultNotObject
+    );
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"x"}}"#),
+        ErrorKind::InvalidErrorObject
+    );
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":1,"error":{"code":1}}"#),
+        ErrorKind::InvalidErrorObject
+    );
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":1,"error":"x"}"#),
+        ErrorKind::InvalidErrorObject
+    );
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":1}}"#),
+        ErrorKind::MetaNotObject
+    );
+    assert_eq!(invalid(br#""just a string""#), ErrorKind::NotAnObject);
+    let e = ok(br#"[]"#);
+    assert_eq!(
+        (e.shape(), e.invalid_reason().unwrap().kind()),
+        (Shape::Batch, ErrorKind::EmptyBatch)
+    );
+    let f = br#" [ {"jsonrpc":"2.0","method":"a"} , {"jsonrpc":"2.0","id":2,"method":"b"} ] "#;
+    let e = ok(f);
+    assert_eq!(
+        (e.shape(), e.invalid_reason().unwrap().kind()),
+        (Shape::Batch, ErrorKind::Batch)
+    );
+    let els: Vec<_> = e
+        .batch_elements()
+        .unwrap()
+        .map(|s| parse(s.slice(f)).unwrap().shape())
+        .collect();
+    assert_eq!(els, [Shape::Notification, Shape::Request]);
+}
+
+#[test]
+fn accessors_and_meta_members() {
+    let f = br#"{"jsonrpc":"2.0","id":"a\"b","method":"tools/call","params":{"name":"get\u0041","uri":"file:///x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","pr\u006fgressToken":7,"x":{"y":[1,2]}},"arguments":{}}}"#;
+    let e = ok(f);
+    assert_eq!(e.shape(), Shape::Request);
+    assert_eq!(e.params_name().unwrap().decode(), "getA");
+    assert_eq!(e.params_uri().unwrap().decode(), "file:///x");
+    let m: Vec<_> = e
+        .meta()
+        .unwrap()
+        .map(|m| {
+            (
+                m.key.into_owned(),
+                String::from_utf8(m.value.slice(f).to_vec()).unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        m,
+        [
+            (
+                "io.modelcontextprotocol/protocolVersion".to_owned(),
+                "\"2026-07-28\"".to_owned()
+            ),
+            ("progressToken".to_owned(), "7".to_owned()),
+            ("x".to_owned(), r#"{"y":[1,2]}"#.to_owned()),
+        ]
+    );
+    match e.id().unwrap() {
+        Id::Str(s) => assert_eq!(s.decode(), "a\"b"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(e.id_raw(), Some(r#""a\"b""#));
+    let mut scratch = Vec::new();
+    let v = e.params_value(&mut scratch).unwrap().unwrap();
+    use simd_json::prelude::*;
+    assert_eq!(v.get("name").and_then(|n| n.as_str()), Some("getA"));
+    let owned =
+        mcpwire::OwnedEnvelope::parse(&Parser::new(), bytes::Bytes::from_static(f)).unwrap();
+    assert_eq!(owned.envelope().method().unwrap().raw(), "tools/call");
+    let r = br#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","_meta":{"a":1},"content":[]}}"#;
+    let e = ok(r);
+    assert_eq!(e.shape(), Shape::Result);
+    assert_eq!(e.result_type().unwrap().raw(), "complete");
+    assert_eq!(e.meta().unwrap().count(), 1);
+    // `members` over any object of the validated frame: params' own members.
+    let e = ok(f);
+    let keys: Vec<_> = mcpwire::members(f, e.params_span().unwrap())
+        .map(|m| m.key.into_owned())
+        .collect();
+    assert_eq!(keys, ["name", "uri", "_meta", "arguments"]);
+    assert_eq!(
+        mcpwire::members(f, e.method_span().unwrap()).count(),
+        0,
+        "not an object"
+    );
+}
+
+#[test]
+fn error_kind_names_are_stable_kebab_case() {
+    let mut names = std::collections::HashSet::new();
+    for k in ErrorKind::ALL {
+        assert!(names.insert(k.name()), "duplicate name {}", k.name());
+        assert!(
+            k.name()
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'-' || b.is_ascii_digit())
+        );
+        assert!(matches!(k.code(), -32700 | -32600 | -32603));
+    }
+    let e = mcpwire::Error::new(ErrorKind::DuplicateKey, 3);
+    assert_eq!(
+        e.to_string(),
+        "duplicate envelope member at byte 3 (duplicate-key)"
+    );
+}
