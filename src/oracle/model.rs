@@ -401,7 +401,9 @@ pub enum Value {
         inner: Box<Value>,
     },
     /// A string of repetitions of `unit` (large frames): `len % 4096` of them, or
-    /// `(len - 0xFFEF) * 65536` (64 KiB … 1 MiB characters) when `len >= 0xFFF0`.
+    /// `(len - 0xFFEF) * 4096` (4 Ki … 64 Ki characters) when `len >= 0xFFF0`; once the
+    /// rendering passes 256 KiB, at most 63 (keeps executions fast; the 4 MiB frame limit has
+    /// its own boundary tests, and `scalar_vs_simd` fuzzes the limit paths with tight limits).
     Long {
         /// Repetition selector.
         len: u16,
@@ -841,8 +843,10 @@ impl Renderer<'_> {
                 }
             }
             Value::Long { len, unit } => {
-                let n = if *len >= 0xFFF0 {
-                    (*len as usize - 0xFFEF) * 65536
+                let n = if self.out.len() > 256 << 10 {
+                    *len as usize % 64
+                } else if *len >= 0xFFF0 {
+                    (*len as usize - 0xFFEF) * 4096
                 } else {
                     *len as usize % 4096
                 };
