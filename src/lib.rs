@@ -34,3 +34,8 @@ pub use envelope::{
 };
 pub use error::{Error, ErrorKind};
 pub use scan::Backend;
+
+/// The README's examples, compiled and run by `cargo test` as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

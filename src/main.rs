@@ -1,6 +1,9 @@
-//! The `mcpwire` command-line tool: `check`, `stats` (and later `proxy`).
+//! The `mcpwire` command-line tool: `check` and `stats` over MCP traffic (DESIGN.md, "CLI
+//! contract"). Usage: `mcpwire check [--transport stdio|sse|http-body]
+//! [--profile 2026-07-28|legacy|auto] [--format human|jsonl] FILE...|-`.
 
-fn main() {
-    eprintln!("mcpwire: not built yet");
-    std::process::exit(2);
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
 }

@@ -1,1 +1,452 @@
-//! MCP profile rules per protocol revision (DESIGN.md layer 4).
+//! MCP profile rules per protocol revision (DESIGN.md layer 4): semantic validation on top of
+//! the envelope, error replies, and the Streamable HTTP header-mirror check.
+//!
+//! # API at a glance
+//!
+//! * [`Profile`]: which revision's rules apply: one revision (`2026-07-28` strict,
+//!   `2025-11-25`, `2025-06-18`, `2025-03-26` with batches, `2024-11-05`), `legacy` (union of
+//!   the pre-2026 rules), or `auto` (decided per stream from `server/discover` /
+//!   `initialize` and per request from `_meta["io.modelcontextprotocol/protocolVersion"]`).
+//! * [`Direction`]: which way the stream flows.
+//! * [`Validator`]: one per stream; [`Validator::check`] appends [`Violation`]s for one
+//!   envelope, [`Validator::check_parse_error`] maps a core [`Error`] to a violation with the
+//!   same kind name.
+//! * [`Session`]: two validators (one per direction) plus a bounded [`Tracker`] that matches
+//!   responses to in-flight request ids.
+//! * [`error_reply`]: the JSON-RPC error response bytes and HTTP status a gateway sends for a
+//!   rejected message.
+//! * [`check_headers`] / [`check_headers_with_params`]: Streamable HTTP header mirroring
+//!   (2026-07-28, `-32020` HeaderMismatch); [`HeaderRecord`] reads one `{headers, body}`
+//!   jsonl record (`mcpwire check --headers FILE`).
+//!
+//! Every [`Rule`] has a stable kebab-case [`name`](Rule::name), the JSON-RPC
+//! [`code`](Rule::code) a server would answer and the spec [`section`](Rule::section) it
+//! implements; see [`rules`] for the full list.
+//!
+//! # Judgement calls (where the spec is silent or real traffic disagrees)
+//!
+//! * Unknown notification methods are not flagged (receivers ignore them); unknown and
+//!   removed *request* methods are (-32601), as a server would answer.
+//! * Listen-stream notifications other than `notifications/subscriptions/acknowledged` must
+//!   carry `subscriptionId` only when the caller says the stream is a listen stream
+//!   ([`Validator::set_listen_stream`]): on stdio they share the channel and the schema types
+//!   the key as optional.
+//! * Unknown keys under MCP-reserved `_meta` prefixes are flagged by the 2026-07-28,
+//!   2025-11-25 and 2025-06-18 profiles, each under its own reserved-prefix rule; the
+//!   `legacy` union (no single grammar) and earlier revisions do not flag them. Legacy
+//!   profiles accept the keys later revisions define (a dual-era client's 2026-07-28 probe
+//!   precedes the legacy `initialize`).
+//! * Legacy request ids must never be reused within a session ([`Rule::ReusedRequestId`]);
+//!   a session starts at `initialize`. The tracker remembers at most `max_in_flight`
+//!   completed ids per sender (oldest forgotten first), so a reuse of a forgotten id is
+//!   missed, never invented.
+
+pub mod headers;
+mod meta;
+mod methods;
+mod msg;
+pub mod reply;
+pub mod rules;
+pub mod tracker;
+mod validate;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::envelope::Envelope;
+use crate::error::Error;
+
+pub use headers::{
+    HeaderRecord, HeaderRecordError, ParamBinding, check_header_record, check_headers,
+    check_headers_with_params, decode_header_value,
+};
+pub use reply::{
+    ErrorReply, error_reply, error_reply_with_data, http_status, missing_capability_reply,
+};
+pub use rules::Rule;
+pub use tracker::Tracker;
+
+/// An MCP protocol revision (a `YYYY-MM-DD` version string; lexical order = chronological).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Revision {
+    /// 2024-11-05 (legacy; HTTP+SSE transport).
+    V2024_11_05,
+    /// 2025-03-26 (legacy; JSON-RPC batches allowed).
+    V2025_03_26,
+    /// 2025-06-18 (legacy; batches removed, `_meta` grammar, `elicitation/create`).
+    V2025_06_18,
+    /// 2025-11-25 (legacy; core tasks).
+    V2025_11_25,
+    /// 2026-07-28 (modern: no handshake, per-request `_meta`, `resultType`).
+    V2026_07_28,
+}
+
+impl Revision {
+    /// Every revision, oldest first.
+    pub const ALL: &'static [Revision] = &[
+        Revision::V2024_11_05,
+        Revision::V2025_03_26,
+        Revision::V2025_06_18,
+        Revision::V2025_11_25,
+        Revision::V2026_07_28,
+    ];
+    /// The version string, e.g. `"2026-07-28"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Revision::V2024_11_05 => "2024-11-05",
+            Revision::V2025_03_26 => "2025-03-26",
+            Revision::V2025_06_18 => "2025-06-18",
+            Revision::V2025_11_25 => "2025-11-25",
+            Revision::V2026_07_28 => "2026-07-28",
+        }
+    }
+    /// Parses a version string (exact match).
+    pub fn from_version(s: &str) -> Option<Revision> {
+        Revision::ALL.iter().copied().find(|r| r.as_str() == s)
+    }
+    /// True for 2026-07-28 and later (the modern era).
+    pub const fn is_modern(self) -> bool {
+        matches!(self, Revision::V2026_07_28)
+    }
+}
+
+impl fmt::Display for Revision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which rules a [`Validator`] applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Profile {
+    /// 2026-07-28, strict (spec digest §2-§6).
+    V2026_07_28,
+    /// 2025-11-25.
+    V2025_11_25,
+    /// 2025-06-18.
+    V2025_06_18,
+    /// 2025-03-26 (batches allowed).
+    V2025_03_26,
+    /// 2024-11-05.
+    V2024_11_05,
+    /// Any pre-2026 revision: the union of the legacy rules (accepts what some legacy
+    /// revision accepts; batches allowed).
+    Legacy,
+    /// Decided per stream and per request (see the module docs).
+    #[default]
+    Auto,
+}
+
+impl Profile {
+    /// Every profile, in CLI order.
+    pub const ALL: &'static [Profile] = &[
+        Profile::V2026_07_28,
+        Profile::V2025_11_25,
+        Profile::V2025_06_18,
+        Profile::V2025_03_26,
+        Profile::V2024_11_05,
+        Profile::Legacy,
+        Profile::Auto,
+    ];
+    /// The CLI spelling: `"2026-07-28"`, …, `"legacy"`, `"auto"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Profile::V2026_07_28 => "2026-07-28",
+            Profile::V2025_11_25 => "2025-11-25",
+            Profile::V2025_06_18 => "2025-06-18",
+            Profile::V2025_03_26 => "2025-03-26",
+            Profile::V2024_11_05 => "2024-11-05",
+            Profile::Legacy => "legacy",
+            Profile::Auto => "auto",
+        }
+    }
+    /// The fixed revision of this profile (`None` for `legacy` and `auto`).
+    pub const fn revision(self) -> Option<Revision> {
+        match self {
+            Profile::V2026_07_28 => Some(Revision::V2026_07_28),
+            Profile::V2025_11_25 => Some(Revision::V2025_11_25),
+            Profile::V2025_06_18 => Some(Revision::V2025_06_18),
+            Profile::V2025_03_26 => Some(Revision::V2025_03_26),
+            Profile::V2024_11_05 => Some(Revision::V2024_11_05),
+            Profile::Legacy | Profile::Auto => None,
+        }
+    }
+    /// The profile of one revision.
+    pub const fn of(rev: Revision) -> Profile {
+        match rev {
+            Revision::V2024_11_05 => Profile::V2024_11_05,
+            Revision::V2025_03_26 => Profile::V2025_03_26,
+            Revision::V2025_06_18 => Profile::V2025_06_18,
+            Revision::V2025_11_25 => Profile::V2025_11_25,
+            Revision::V2026_07_28 => Profile::V2026_07_28,
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A profile name that is not one of [`Profile::ALL`]'s spellings.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown profile {0:?} (expected 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, legacy or auto)"
+)]
+pub struct UnknownProfile(pub String);
+
+impl FromStr for Profile {
+    type Err = UnknownProfile;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Profile::ALL
+            .iter()
+            .copied()
+            .find(|p| p.as_str() == s)
+            .ok_or_else(|| UnknownProfile(s.to_owned()))
+    }
+}
+
+/// Which way a stream flows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Direction {
+    /// Client → server (stdio: the server's stdin; HTTP: POST bodies).
+    ClientToServer,
+    /// Server → client (stdio: the server's stdout; HTTP: response bodies and SSE events).
+    ServerToClient,
+    /// Not known: direction rules are skipped.
+    #[default]
+    Unknown,
+}
+
+impl Direction {
+    /// The CLI spelling: `c2s`, `s2c`, `unknown`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Direction::ClientToServer => "c2s",
+            Direction::ServerToClient => "s2c",
+            Direction::Unknown => "unknown",
+        }
+    }
+    /// The opposite direction (`Unknown` stays `Unknown`).
+    pub const fn reverse(self) -> Direction {
+        match self {
+            Direction::ClientToServer => Direction::ServerToClient,
+            Direction::ServerToClient => Direction::ClientToServer,
+            Direction::Unknown => Direction::Unknown,
+        }
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A direction name that is not `c2s`/`client-to-server`, `s2c`/`server-to-client` or
+/// `unknown`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown direction {0:?} (expected c2s, s2c or unknown)")]
+pub struct UnknownDirection(pub String);
+
+impl FromStr for Direction {
+    type Err = UnknownDirection;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "c2s" | "client-to-server" => Ok(Direction::ClientToServer),
+            "s2c" | "server-to-client" => Ok(Direction::ServerToClient),
+            "unknown" => Ok(Direction::Unknown),
+            _ => Err(UnknownDirection(s.to_owned())),
+        }
+    }
+}
+
+/// One finding: which rule, where (byte offset from the start of the frame), and a one-line
+/// human message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The rule broken ([`Rule::name`] is the stable kind, [`Rule::code`] the JSON-RPC code).
+    pub rule: Rule,
+    /// Byte offset in the frame where the offending member or value starts.
+    pub offset: usize,
+    /// One short sentence for humans (not stable).
+    pub message: String,
+}
+
+impl Violation {
+    /// A violation of `rule` at byte `offset`.
+    pub fn new(rule: Rule, offset: usize, message: impl Into<String>) -> Self {
+        Self {
+            rule,
+            offset,
+            message: message.into(),
+        }
+    }
+    /// The violation a core [`Error`] stands for (same kind name, code and offset).
+    pub fn from_error(e: &Error) -> Self {
+        Self {
+            rule: Rule::Core(e.kind()),
+            offset: e.offset(),
+            message: e.kind().message().into(),
+        }
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({}) at byte {}: {}",
+            self.rule.name(),
+            self.rule.code(),
+            self.offset,
+            self.message
+        )
+    }
+}
+
+/// The era a stream has shown so far (auto profile).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Era {
+    Undecided,
+    Legacy(Option<Revision>),
+    Modern,
+}
+
+/// Validates the messages of one stream under a [`Profile`].
+///
+/// Stateful only for the auto profile's era detection (a few bytes); cheap to create.
+#[derive(Clone, Debug)]
+pub struct Validator {
+    profile: Profile,
+    direction: Direction,
+    era: Era,
+    result_types: Vec<String>,
+    tasks_extension: bool,
+    listen_stream: bool,
+}
+
+impl Validator {
+    /// A validator for one stream flowing in `direction` under `profile`.
+    pub fn new(profile: Profile, direction: Direction) -> Self {
+        Self {
+            profile,
+            direction,
+            era: Era::Undecided,
+            result_types: Vec::new(),
+            tasks_extension: false,
+            listen_stream: false,
+        }
+    }
+    /// The profile.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+    /// The direction.
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+    /// Accepts `value` as an extension `resultType` (spec digest §3: extensions advertised
+    /// in capabilities add values, e.g. `"task"`).
+    pub fn declare_result_type(&mut self, value: &str) -> &mut Self {
+        if !self.result_types.iter().any(|v| v == value) {
+            self.result_types.push(value.to_owned());
+        }
+        self
+    }
+    /// Enables the Tasks extension (`io.modelcontextprotocol/tasks`): its methods
+    /// (`tasks/get`, `tasks/update`, `tasks/cancel`, `notifications/tasks`) and the
+    /// `resultType` `"task"`.
+    pub fn enable_tasks_extension(&mut self) -> &mut Self {
+        self.tasks_extension = true;
+        self.declare_result_type("task")
+    }
+    /// Says this stream is the response stream of a `subscriptions/listen` request: every
+    /// notification on it must carry `io.modelcontextprotocol/subscriptionId`.
+    pub fn set_listen_stream(&mut self, yes: bool) -> &mut Self {
+        self.listen_stream = yes;
+        self
+    }
+    /// The revision decided so far: the fixed revision of the profile, `"legacy"` for the
+    /// legacy union, and for `auto` the revision the stream has shown (`None` while
+    /// undecided).
+    pub fn revision(&self) -> Option<&'static str> {
+        match self.profile {
+            Profile::Legacy => Some("legacy"),
+            Profile::Auto => match self.era {
+                Era::Undecided => None,
+                Era::Modern => Some(Revision::V2026_07_28.as_str()),
+                Era::Legacy(Some(r)) => Some(r.as_str()),
+                Era::Legacy(None) => Some("legacy"),
+            },
+            p => p.revision().map(Revision::as_str),
+        }
+    }
+    /// Checks one envelope, appending violations to `out` (in frame order for one rule
+    /// family; offsets are bytes from the start of the frame). Core findings
+    /// ([`Envelope::invalid_reason`]) come first, as [`Rule::Core`].
+    pub fn check(&mut self, env: &Envelope<'_>, out: &mut Vec<Violation>) {
+        let m = msg::Msg::from_envelope(env);
+        validate::check(self, &m, None, out);
+    }
+    /// Maps a core parse error (the frame is not JSON, exceeds a limit, or repeats an
+    /// envelope key) to a violation with the core kind's name, code and offset.
+    pub fn check_parse_error(&mut self, e: &Error, out: &mut Vec<Violation>) {
+        out.push(Violation::from_error(e));
+    }
+}
+
+/// Both directions of one connection plus a [`Tracker`]: responses are matched to in-flight
+/// requests (duplicate in-flight ids, responses to unknown ids), and a response is judged
+/// under the revision of its request.
+#[derive(Clone, Debug)]
+pub struct Session {
+    c2s: Validator,
+    s2c: Validator,
+    tracker: Tracker,
+}
+
+impl Session {
+    /// A session under `profile`, tracking at most `max_in_flight` requests per sender
+    /// (oldest evicted first; see [`Tracker::new`]).
+    pub fn new(profile: Profile, max_in_flight: usize) -> Self {
+        Self {
+            c2s: Validator::new(profile, Direction::ClientToServer),
+            s2c: Validator::new(profile, Direction::ServerToClient),
+            tracker: Tracker::new(max_in_flight),
+        }
+    }
+    /// The validator of one direction (to declare result types, extensions …).
+    ///
+    /// # Panics
+    /// If `dir` is [`Direction::Unknown`].
+    pub fn validator_mut(&mut self, dir: Direction) -> &mut Validator {
+        match dir {
+            Direction::ClientToServer => &mut self.c2s,
+            Direction::ServerToClient => &mut self.s2c,
+            Direction::Unknown => panic!("Session::validator_mut needs a known direction"),
+        }
+    }
+    /// The tracker.
+    pub fn tracker(&self) -> &Tracker {
+        &self.tracker
+    }
+    /// Checks one envelope that flowed in `dir`; `Direction::Unknown` skips tracking.
+    pub fn check(&mut self, dir: Direction, env: &Envelope<'_>, out: &mut Vec<Violation>) {
+        let m = msg::Msg::from_envelope(env);
+        let v = match dir {
+            Direction::ClientToServer => &mut self.c2s,
+            Direction::ServerToClient => &mut self.s2c,
+            Direction::Unknown => {
+                let mut v = Validator::new(self.c2s.profile, Direction::Unknown);
+                validate::check(&mut v, &m, None, out);
+                return;
+            }
+        };
+        validate::check(v, &m, Some((&mut self.tracker, dir)), out);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,158 @@
+//! Human output: violations as `file:line:col` with the offending line and a caret, and
+//! summaries as short tables. Colour comes from annotate-snippets' styled renderer; the
+//! anstream writers strip it when the stream is not a terminal or `NO_COLOR` is set.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+
+use super::input::Frame;
+use super::record::Record;
+
+/// Bytes of context shown on each side of the caret on long lines.
+const WINDOW: usize = 60;
+
+/// Makes a printable one-line excerpt of `line` around byte `at`; returns the text and the
+/// byte position of `at` in it. Invalid UTF-8 becomes U+FFFD, control bytes become `·`.
+fn excerpt(line: &[u8], at: usize) -> (String, usize, bool, bool) {
+    let at = at.min(line.len());
+    let lo = at.saturating_sub(WINDOW);
+    let hi = (at + WINDOW).min(line.len());
+    let cut_left = lo > 0;
+    let cut_right = hi < line.len();
+    let part = &line[lo..hi];
+    let mut out = String::with_capacity(part.len() + 8);
+    if cut_left {
+        out.push('…');
+    }
+    let mut pos = None;
+    let mut i = 0;
+    for chunk in part.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if pos.is_none() && lo + i >= at {
+                pos = Some(out.len());
+            }
+            out.push(if c.is_control() { '·' } else { c });
+            i += c.len_utf8();
+        }
+        for _ in chunk.invalid() {
+            if pos.is_none() && lo + i >= at {
+                pos = Some(out.len());
+            }
+            out.push('\u{FFFD}');
+            i += 1;
+        }
+    }
+    let pos = pos.unwrap_or(out.len());
+    if cut_right {
+        out.push('…');
+    }
+    (out, pos, cut_left, cut_right)
+}
+
+/// Writes every violation of `rec` as a diagnostic.
+pub fn write_violations(
+    out: &mut dyn Write,
+    renderer: &Renderer,
+    file: &str,
+    frame: &Frame<'_>,
+    rec: &Record,
+) -> io::Result<()> {
+    for v in &rec.violations {
+        let (_, line, col) = frame.locate(v.rel);
+        // The offending input line: for stdio the frame itself; otherwise the frame line
+        // holding the offset.
+        let bytes = frame.bytes;
+        let rel = v.rel.min(bytes.len());
+        let ls = memchr::memrchr(b'\n', &bytes[..rel]).map_or(0, |p| p + 1);
+        let le = memchr::memchr(b'\n', &bytes[rel..]).map_or(bytes.len(), |p| rel + p);
+        let (text, pos, _, _) = excerpt(&bytes[ls..le], rel - ls);
+        writeln!(
+            out,
+            "{file}:{line}:{col}: {} [{}] (code {})",
+            v.message, v.kind, v.code
+        )?;
+        let end = text[pos..]
+            .chars()
+            .next()
+            .map_or(pos, |c| pos + c.len_utf8());
+        let title = format!("{} (frame {}, byte {})", v.kind, rec.frame, v.offset);
+        let report = &[Level::ERROR.primary_title(title.as_str()).element(
+            Snippet::source(text.as_str())
+                .line_start(line as usize)
+                .annotation(
+                    AnnotationKind::Primary
+                        .span(pos..end)
+                        .label(v.message.as_str()),
+                ),
+        )];
+        writeln!(out, "{}", renderer.render(report))?;
+    }
+    Ok(())
+}
+
+/// Formats a byte count (B, KiB, MiB, GiB).
+pub fn bytes(n: u64) -> String {
+    const U: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < U.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", U[u])
+    }
+}
+
+/// Writes `title` and a two-column table of counts, largest first.
+pub fn write_counts(
+    out: &mut dyn Write,
+    title: &str,
+    counts: &BTreeMap<String, u64>,
+) -> io::Result<()> {
+    if counts.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "{title}:")?;
+    let mut v: Vec<_> = counts.iter().collect();
+    v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let w = v.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    for (k, n) in v {
+        writeln!(out, "  {k:<w$}  {n:>9}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excerpt;
+
+    #[test]
+    fn excerpt_marks_invalid_utf8_and_controls() {
+        let (t, pos, l, r) = excerpt(b"ab\xffc\x00d", 2);
+        assert_eq!(t, "ab\u{FFFD}c\u{b7}d");
+        assert_eq!(pos, 2);
+        assert!(!l && !r);
+        let (t, pos, _, _) = excerpt(b"ab\xffc\x00d", 4);
+        assert_eq!(&t[pos..pos + 2], "\u{b7}");
+    }
+
+    #[test]
+    fn excerpt_windows_long_lines() {
+        let line = vec![b'x'; 1000];
+        let (t, pos, l, r) = excerpt(&line, 500);
+        assert!(l && r);
+        assert_eq!(pos, '…'.len_utf8() + 60);
+        assert_eq!(t.chars().count(), 122);
+    }
+
+    #[test]
+    fn excerpt_offset_at_end() {
+        let (t, pos, _, _) = excerpt(b"{\"a\":", 5);
+        assert_eq!(pos, t.len());
+    }
+}

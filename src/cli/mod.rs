@@ -1,0 +1,327 @@
+//! The `mcpwire` command line: argument parsing (clap derive) and the `check` / `stats`
+//! drivers. See DESIGN.md "CLI contract".
+
+pub mod human;
+pub mod input;
+pub mod record;
+pub mod stats;
+
+use std::collections::BTreeMap;
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use annotate_snippets::Renderer;
+use clap::{Parser as ClapParser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mcpwire::{Limits, Parser};
+use serde::Serialize;
+
+use input::{FrameReader, Source, Transport};
+use record::Record;
+
+/// Inputs larger than this (bytes, all files together) get a progress bar on a terminal.
+const PROGRESS_MIN_BYTES: u64 = 50 * 1000 * 1000;
+
+/// Exit status: every frame valid.
+pub const EXIT_VALID: u8 = 0;
+/// Exit status: at least one frame invalid.
+pub const EXIT_INVALID: u8 = 1;
+/// Exit status: usage or I/O error.
+pub const EXIT_ERROR: u8 = 2;
+
+/// Line-rate MCP (Model Context Protocol) traffic checker.
+#[derive(Debug, ClapParser)]
+#[command(name = "mcpwire", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Validate every frame: JSON, JSON-RPC envelope, MCP profile rules.
+    ///
+    /// Exit status: 0 all frames valid, 1 some frame invalid, 2 usage or I/O error.
+    Check(CheckArgs),
+    /// Histograms of shapes, methods, message sizes, id types and protocol revisions.
+    Stats(StatsArgs),
+}
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Diagnostics with carets and summary tables.
+    Human,
+    /// One JSON object per frame, then a summary object.
+    Jsonl,
+}
+
+/// MCP profile to validate against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    /// Revision 2026-07-28 (per-request `_meta` envelope, `resultType`).
+    #[value(name = "2026-07-28")]
+    Rev20260728,
+    /// Revisions 2025-11-25 and older.
+    Legacy,
+    /// Pick per input from the traffic.
+    Auto,
+}
+
+/// Which side sent the traffic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DirectionArg {
+    /// Client to server.
+    ClientToServer,
+    /// Server to client.
+    ServerToClient,
+    /// From the file name (`client-to-server` / `server-to-client`), else unknown.
+    Auto,
+}
+
+#[derive(Debug, clap::Args)]
+struct CommonArgs {
+    /// Framing of the input.
+    #[arg(long, value_enum, default_value = "stdio")]
+    transport: Transport,
+    /// Largest frame accepted, in bytes.
+    #[arg(long, default_value_t = Limits::DEFAULT.max_frame_len, value_name = "BYTES")]
+    max_frame_bytes: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    /// Input files; `-` reads standard input as a stream.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    /// MCP profile.
+    #[arg(long, value_enum, default_value = "auto")]
+    profile: ProfileArg,
+    /// Direction of the traffic.
+    #[arg(long, value_enum, default_value = "auto")]
+    direction: DirectionArg,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Debug, clap::Args)]
+struct StatsArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+/// Totals of a `check` run (the `summary` object).
+#[derive(Debug, Default, Serialize)]
+pub struct Summary {
+    /// Inputs read (including ones that failed to open).
+    pub files: u64,
+    /// Inputs that could not be read.
+    pub io_errors: u64,
+    /// Frames seen.
+    pub frames: u64,
+    /// Valid frames.
+    pub valid: u64,
+    /// Invalid frames.
+    pub invalid: u64,
+    /// Input bytes read.
+    pub bytes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// `bytes / seconds`.
+    pub bytes_per_second: f64,
+    /// Frames by shape.
+    pub shapes: BTreeMap<String, u64>,
+    /// Frames by method (requests and notifications).
+    pub methods: BTreeMap<String, u64>,
+    /// Violations by kind.
+    pub violations: BTreeMap<String, u64>,
+}
+
+#[derive(Serialize)]
+struct SummaryLine<'a> {
+    summary: &'a Summary,
+}
+
+/// Parses the command line and runs it.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match cli.command {
+        Command::Check(a) => run_check(&a),
+        Command::Stats(a) => stats::run(
+            &a.common.files,
+            a.common.transport,
+            a.common.max_frame_bytes,
+            a.common.format,
+        ),
+    };
+    match r {
+        Ok(code) => ExitCode::from(code),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_VALID),
+        Err(e) => {
+            let _ = writeln!(anstream::stderr(), "mcpwire: {e}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// A progress bar on stderr when the inputs are large and stderr is a terminal.
+pub fn progress(sources: &[Source]) -> Option<ProgressBar> {
+    if !io::stderr().is_terminal() {
+        return None;
+    }
+    let total: u64 = sources
+        .iter()
+        .filter_map(|s| {
+            s.path()
+                .and_then(|p| std::fs::metadata(p).ok())
+                .map(|m| m.len())
+        })
+        .sum();
+    if total < PROGRESS_MIN_BYTES {
+        return None;
+    }
+    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {binary_bytes_per_sec} {eta}")
+    {
+        pb.set_style(style);
+    }
+    Some(pb)
+}
+
+fn run_check(args: &CheckArgs) -> io::Result<u8> {
+    let c = &args.common;
+    let sources: Vec<Source> = c.files.iter().map(|f| Source::from_arg(f)).collect();
+    let multi = sources.len() > 1;
+    let limits = Limits {
+        max_frame_len: c.max_frame_bytes,
+        ..Limits::DEFAULT
+    };
+    let parser = Parser::with_limits(limits);
+    let renderer = Renderer::styled();
+    let mut out = anstream::stdout().lock();
+    let mut err = anstream::stderr().lock();
+    let pb = progress(&sources);
+    let started = Instant::now();
+    let mut sum = Summary::default();
+    for src in &sources {
+        sum.files += 1;
+        let name = src.display_name();
+        let (reader, _) = match src.open() {
+            Ok(r) => r,
+            Err(e) => {
+                sum.io_errors += 1;
+                writeln!(err, "mcpwire: {name}: {e}")?;
+                continue;
+            }
+        };
+        let mut frames = FrameReader::new(reader, c.transport, c.max_frame_bytes);
+        let mut n = 0u64;
+        let mut reported = 0u64;
+        loop {
+            let frame = match frames.next_frame() {
+                Ok(Some(f)) => f,
+                Ok(None) => break,
+                Err(e) => {
+                    sum.io_errors += 1;
+                    writeln!(err, "mcpwire: {name}: {e}")?;
+                    break;
+                }
+            };
+            n += 1;
+            let mut rec: Record = record::judge(&parser, &frame, n);
+            if multi {
+                rec.file = Some(name.clone());
+            }
+            tally(&mut sum, &rec);
+            match c.format {
+                Format::Jsonl => {
+                    serde_json::to_writer(&mut out, &rec)?;
+                    out.write_all(b"\n")?;
+                }
+                Format::Human => {
+                    if !rec.valid {
+                        human::write_violations(&mut out, &renderer, &name, &frame, &rec)?;
+                    }
+                }
+            }
+            if let Some(pb) = &pb {
+                let now = frames.bytes_read;
+                if now - reported >= 1 << 20 {
+                    pb.inc(now - reported);
+                    reported = now;
+                }
+            }
+        }
+        sum.bytes += frames.bytes_read;
+        if let Some(pb) = &pb {
+            pb.inc(frames.bytes_read - reported);
+        }
+    }
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    sum.seconds = started.elapsed().as_secs_f64();
+    sum.bytes_per_second = if sum.seconds > 0.0 {
+        sum.bytes as f64 / sum.seconds
+    } else {
+        0.0
+    };
+    match c.format {
+        Format::Jsonl => {
+            serde_json::to_writer(&mut out, &SummaryLine { summary: &sum })?;
+            out.write_all(b"\n")?;
+        }
+        Format::Human => write_summary(&mut out, &sum)?,
+    }
+    out.flush()?;
+    Ok(if sum.io_errors > 0 {
+        EXIT_ERROR
+    } else if sum.invalid > 0 {
+        EXIT_INVALID
+    } else {
+        EXIT_VALID
+    })
+}
+
+fn tally(sum: &mut Summary, rec: &Record) {
+    sum.frames += 1;
+    if rec.valid {
+        sum.valid += 1;
+    } else {
+        sum.invalid += 1;
+    }
+    *sum.shapes.entry(rec.shape.to_owned()).or_default() += 1;
+    if let Some(m) = &rec.method {
+        *sum.methods.entry(m.clone()).or_default() += 1;
+    }
+    for v in &rec.violations {
+        *sum.violations.entry(v.kind.clone()).or_default() += 1;
+    }
+}
+
+fn write_summary(out: &mut dyn Write, sum: &Summary) -> io::Result<()> {
+    writeln!(
+        out,
+        "{} frames: {} valid, {} invalid; {} in {:.3} s ({}/s){}",
+        sum.frames,
+        sum.valid,
+        sum.invalid,
+        human::bytes(sum.bytes),
+        sum.seconds,
+        human::bytes(sum.bytes_per_second as u64),
+        if sum.io_errors > 0 {
+            format!("; {} input(s) unreadable", sum.io_errors)
+        } else {
+            String::new()
+        },
+    )?;
+    human::write_counts(out, "by shape", &sum.shapes)?;
+    human::write_counts(out, "by method", &sum.methods)?;
+    human::write_counts(out, "violations by kind", &sum.violations)?;
+    Ok(())
+}

@@ -1,0 +1,296 @@
+//! `mcpwire stats`: shapes, methods, message sizes, id types and protocol revisions seen.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use mcpwire::envelope::{Envelope, members};
+use mcpwire::{Id, Limits, Parser, Shape};
+use serde::Serialize;
+
+use super::input::{FrameReader, Source, Transport};
+use super::{EXIT_ERROR, EXIT_VALID, Format, human};
+
+/// The `_meta` key carrying the revision in 2026-07-28 traffic.
+const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// Message size percentiles in bytes.
+#[derive(Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Sizes {
+    /// Smallest frame.
+    pub min: u64,
+    /// Median (lower middle for an even count).
+    pub median: u64,
+    /// 99th percentile (nearest rank).
+    pub p99: u64,
+    /// Largest frame.
+    pub max: u64,
+}
+
+impl Sizes {
+    /// Percentiles of `v` (sorted in place); all zero when empty.
+    pub fn of(v: &mut [u64]) -> Self {
+        if v.is_empty() {
+            return Self::default();
+        }
+        v.sort_unstable();
+        let rank = |p: f64| {
+            let r = (p * v.len() as f64).ceil() as usize;
+            v[r.clamp(1, v.len()) - 1]
+        };
+        Sizes {
+            min: v[0],
+            median: v[(v.len() - 1) / 2],
+            p99: rank(0.99),
+            max: v[v.len() - 1],
+        }
+    }
+}
+
+/// The `stats` report of one input (or of all inputs, `file` absent).
+#[derive(Debug, Default, Serialize)]
+pub struct Stats {
+    /// Input name; absent on the total over several inputs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Frames seen.
+    pub frames: u64,
+    /// Input bytes.
+    pub bytes: u64,
+    /// Frames by shape (frames that are not JSON count as `invalid`).
+    pub shapes: BTreeMap<String, u64>,
+    /// Requests and notifications by method.
+    pub methods: BTreeMap<String, u64>,
+    /// Frame sizes in bytes.
+    pub sizes: Sizes,
+    /// Ids by type: `integer`, `string`, `null`, `absent`.
+    pub ids: BTreeMap<String, u64>,
+    /// Protocol revisions seen (`_meta` protocolVersion, `initialize` params and results),
+    /// with the number of frames naming each.
+    pub revisions: BTreeMap<String, u64>,
+    #[serde(skip)]
+    size_list: Vec<u64>,
+}
+
+impl Stats {
+    fn add(&mut self, env: Option<&Envelope<'_>>, size: u64) {
+        self.frames += 1;
+        self.size_list.push(size);
+        let Some(env) = env else {
+            *self.shapes.entry("invalid".into()).or_default() += 1;
+            *self.ids.entry("absent".into()).or_default() += 1;
+            return;
+        };
+        *self.shapes.entry(env.shape().name().into()).or_default() += 1;
+        if let Some(m) = env.method() {
+            *self.methods.entry(m.decode().into_owned()).or_default() += 1;
+        }
+        let id = match env.id() {
+            Some(Id::Int { .. }) => "integer",
+            Some(Id::Str(_)) => "string",
+            Some(Id::Null) => "null",
+            None if env.id_raw().is_some() => "other",
+            None => "absent",
+        };
+        *self.ids.entry(id.into()).or_default() += 1;
+        for rev in revisions(env) {
+            *self.revisions.entry(rev).or_default() += 1;
+        }
+    }
+
+    fn finish(&mut self) {
+        let mut v = std::mem::take(&mut self.size_list);
+        self.sizes = Sizes::of(&mut v);
+    }
+
+    fn merge(&mut self, o: &Stats) {
+        self.frames += o.frames;
+        self.bytes += o.bytes;
+        for (a, b) in [
+            (&mut self.shapes, &o.shapes),
+            (&mut self.methods, &o.methods),
+            (&mut self.ids, &o.ids),
+            (&mut self.revisions, &o.revisions),
+        ] {
+            for (k, n) in b {
+                *a.entry(k.clone()).or_default() += n;
+            }
+        }
+        self.size_list.extend_from_slice(&o.size_list);
+    }
+}
+
+/// Decoded string value of a JSON string token (with quotes), `None` for other values.
+fn string_value(frame: &[u8], span: mcpwire::Span) -> Option<String> {
+    let raw = span.slice(frame);
+    if raw.len() < 2 || raw[0] != b'"' {
+        return None;
+    }
+    let inner = std::str::from_utf8(&raw[1..raw.len() - 1]).ok()?;
+    Some(mcpwire::JsonStr::from_raw(inner).decode().into_owned())
+}
+
+/// Revisions a frame names: its `_meta` protocolVersion, and `protocolVersion` of an
+/// `initialize` request's params or of a result that has `protocolVersion` and `serverInfo`
+/// (an `initialize` result).
+fn revisions(env: &Envelope<'_>) -> Vec<String> {
+    let frame = env.frame();
+    let mut out = Vec::new();
+    if let Some(meta) = env.meta() {
+        for m in meta {
+            if m.key == PROTOCOL_VERSION_META {
+                out.extend(string_value(frame, m.value));
+            }
+        }
+    }
+    let initialize = env.method().is_some_and(|m| m.eq_str("initialize"));
+    let obj = match env.shape() {
+        Shape::Request if initialize => env.params_span(),
+        Shape::Result => env.result_span(),
+        _ => None,
+    };
+    if let Some(span) = obj {
+        let mut version = None;
+        let mut server_info = initialize;
+        for m in members(frame, span) {
+            match &*m.key {
+                "protocolVersion" => version = string_value(frame, m.value),
+                "serverInfo" => server_info = true,
+                _ => {}
+            }
+        }
+        if server_info {
+            out.extend(version);
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Runs `mcpwire stats`.
+pub fn run(
+    files: &[String],
+    transport: Transport,
+    max_frame: usize,
+    format: Format,
+) -> io::Result<u8> {
+    let parser = Parser::with_limits(Limits {
+        max_frame_len: max_frame,
+        ..Limits::DEFAULT
+    });
+    let mut out = anstream::stdout().lock();
+    let mut err = anstream::stderr().lock();
+    let sources: Vec<Source> = files.iter().map(|f| Source::from_arg(f)).collect();
+    let pb = super::progress(&sources);
+    let mut total = Stats::default();
+    let mut failed = false;
+    for src in &sources {
+        let name = src.display_name();
+        let reader = match src.open() {
+            Ok((r, _)) => r,
+            Err(e) => {
+                failed = true;
+                writeln!(err, "mcpwire: {name}: {e}")?;
+                continue;
+            }
+        };
+        let mut st = Stats {
+            file: Some(name.clone()),
+            ..Stats::default()
+        };
+        let mut frames = FrameReader::new(reader, transport, max_frame);
+        let mut reported = 0;
+        loop {
+            let frame = match frames.next_frame() {
+                Ok(Some(f)) => f,
+                Ok(None) => break,
+                Err(e) => {
+                    failed = true;
+                    writeln!(err, "mcpwire: {name}: {e}")?;
+                    break;
+                }
+            };
+            let env = if frame.issue.is_some() {
+                None
+            } else {
+                parser.parse(frame.bytes).ok()
+            };
+            st.add(env.as_ref(), frame.input_len);
+            if let Some(pb) = &pb {
+                pb.inc(frames.bytes_read - reported);
+                reported = frames.bytes_read;
+            }
+        }
+        st.bytes = frames.bytes_read;
+        total.merge(&st);
+        st.finish();
+        write_stats(&mut out, &st, format)?;
+    }
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    if sources.len() > 1 {
+        total.finish();
+        write_stats(&mut out, &total, format)?;
+    }
+    out.flush()?;
+    Ok(if failed { EXIT_ERROR } else { EXIT_VALID })
+}
+
+fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()> {
+    match format {
+        Format::Jsonl => {
+            serde_json::to_writer(&mut *out, st)?;
+            out.write_all(b"\n")
+        }
+        Format::Human => {
+            let name = st.file.as_deref().unwrap_or("total");
+            writeln!(
+                out,
+                "{name}: {} frames, {}",
+                st.frames,
+                human::bytes(st.bytes)
+            )?;
+            let s = &st.sizes;
+            writeln!(
+                out,
+                "message sizes (bytes): min {}  median {}  p99 {}  max {}",
+                s.min, s.median, s.p99, s.max
+            )?;
+            human::write_counts(out, "by shape", &st.shapes)?;
+            human::write_counts(out, "by method", &st.methods)?;
+            human::write_counts(out, "ids by type", &st.ids)?;
+            human::write_counts(out, "revisions seen", &st.revisions)?;
+            writeln!(out)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sizes;
+
+    #[test]
+    fn percentiles() {
+        assert_eq!(Sizes::of(&mut []), Sizes::default());
+        assert_eq!(
+            Sizes::of(&mut [5]),
+            Sizes {
+                min: 5,
+                median: 5,
+                p99: 5,
+                max: 5
+            }
+        );
+        let mut v: Vec<u64> = (1..=200).rev().collect();
+        assert_eq!(
+            Sizes::of(&mut v),
+            Sizes {
+                min: 1,
+                median: 100,
+                p99: 198,
+                max: 200
+            }
+        );
+    }
+}

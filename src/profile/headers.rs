@@ -1,0 +1,444 @@
+//! Streamable HTTP header mirroring (MCP 2026-07-28 transports/streamable-http "Standard
+//! headers"; spec digest §7.2.1-§7.2.2; [SEP2243]).
+//!
+//! A 2026-07-28 POST mirrors body fields in headers: `MCP-Protocol-Version` =
+//! `params._meta["io.modelcontextprotocol/protocolVersion"]`, `Mcp-Method` = `method`,
+//! `Mcp-Name` = `params.name` (`tools/call`, `prompts/get`), `params.uri` (`resources/read`)
+//! or `params.taskId` (Tasks extension `tasks/*`), and `Mcp-Param-{Name}` = the tool argument
+//! whose `inputSchema` property carries `x-mcp-header: "{Name}"`. Any disagreement is
+//! `-32020` HeaderMismatch with HTTP 400.
+//!
+//! Header names compare case-insensitively, values case-sensitively after trimming spaces
+//! and tabs; values in the `=?base64?…?=` sentinel are decoded first (markers are lower-case
+//! and case-sensitive; a value missing a marker is literal).
+
+use std::borrow::Cow;
+
+use base64::Engine as _;
+
+use super::meta;
+use super::msg::{self, Kind, Msg};
+use super::{Rule, Violation};
+use crate::envelope::{Envelope, Shape, Span};
+
+/// Where a `Mcp-Param-{Name}` header's value lives: `params.arguments` followed by `path`
+/// (property names from the tool's `inputSchema`, reached only through `properties`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamBinding {
+    /// The `{Name}` of `Mcp-Param-{Name}` (the `x-mcp-header` value; compared
+    /// case-insensitively like every header name).
+    pub header: String,
+    /// Property path under `params.arguments`, e.g. `["region"]`.
+    pub path: Vec<String>,
+}
+
+/// The first protocol version that mirrors headers.
+const MODERN: &str = "2026-07-28";
+
+fn trim(v: &str) -> &str {
+    v.trim_matches(|c| c == ' ' || c == '\t')
+}
+
+/// Decodes a mirrored header value: the Base64 sentinel `=?base64?…?=` (standard alphabet,
+/// padding required, UTF-8 payload) or a literal of visible ASCII, space and tab.
+pub fn decode_header_value(v: &str) -> Result<Cow<'_, str>, &'static str> {
+    let v = trim(v);
+    if v.len() >= 11 && v.starts_with("=?base64?") && v.ends_with("?=") {
+        let inner = &v[9..v.len() - 2];
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(inner)
+            .map_err(|_| "invalid Base64 inside =?base64?…?=")?;
+        return String::from_utf8(bytes)
+            .map(Cow::Owned)
+            .map_err(|_| "Base64 payload is not UTF-8");
+    }
+    if v.bytes()
+        .all(|b| (0x21..=0x7e).contains(&b) || b == b' ' || b == b'\t')
+    {
+        Ok(Cow::Borrowed(v))
+    } else {
+        Err("header value has bytes outside visible ASCII, space and tab")
+    }
+}
+
+fn find<'h>(headers: &[(&str, &'h str)], name: &str) -> Option<&'h str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| *v)
+}
+
+/// Checks the mirrored headers of one Streamable HTTP POST against its body's envelope,
+/// with no `Mcp-Param-*` mapping (unknown `Mcp-Param-*` headers are only checked to decode:
+/// an intermediary that does not know the tool's schema forwards them, [HTTP]).
+///
+/// Only POSTs in the modern era are checked: the `MCP-Protocol-Version` header or the body's
+/// `_meta` protocol version is 2026-07-28 or later; legacy POSTs mirror nothing.
+/// Offsets are those of the body member being mirrored (0 when there is none).
+pub fn check_headers(headers: &[(&str, &str)], env: &Envelope<'_>, out: &mut Vec<Violation>) {
+    check_headers_with_params(headers, env, &[], out)
+}
+
+/// [`check_headers`] plus the `Mcp-Param-{Name}` bindings of the called tool: a present,
+/// non-null argument needs its header with an equal value (strings as-is, integers compared
+/// numerically so `42.0` equals `42`, booleans `true`/`false`); a null or absent argument
+/// must have no header.
+pub fn check_headers_with_params(
+    headers: &[(&str, &str)],
+    env: &Envelope<'_>,
+    params: &[ParamBinding],
+    out: &mut Vec<Violation>,
+) {
+    let m = Msg::from_envelope(env);
+    check_msg(headers, &m, params, out)
+}
+
+pub(crate) fn check_msg(
+    headers: &[(&str, &str)],
+    m: &Msg<'_>,
+    params: &[ParamBinding],
+    out: &mut Vec<Violation>,
+) {
+    if !matches!(m.shape, Shape::Request | Shape::Notification) {
+        return;
+    }
+    let request = m.shape == Shape::Request;
+    let hv = find(headers, "mcp-protocol-version").map(trim);
+    let pv_span = m.meta_get(meta::PROTOCOL_VERSION);
+    let body_pv = pv_span.and_then(|s| m.str_at(s));
+    let modern = hv.is_some_and(|v| v >= MODERN) || body_pv.as_deref().is_some_and(|v| v >= MODERN);
+    if !modern {
+        return;
+    }
+    let moff = m.method_span.map_or(0, |s| s.start());
+
+    // MCP-Protocol-Version.
+    let pv_off = pv_span.map_or(moff, |s| s.start());
+    match (hv, body_pv.as_deref()) {
+        (None, _) if request => push(
+            out,
+            Rule::HeaderMissing,
+            pv_off,
+            "MCP-Protocol-Version header is missing",
+        ),
+        (Some(h), Some(b)) if h != b => push(
+            out,
+            Rule::HeaderMismatch,
+            pv_off,
+            format!("MCP-Protocol-Version {h:?} does not match the body's protocolVersion {b:?}"),
+        ),
+        _ => {}
+    }
+
+    // Mcp-Method.
+    let method = m.method.as_deref().unwrap_or("");
+    match find(headers, "mcp-method").map(trim) {
+        None if request => push(
+            out,
+            Rule::HeaderMissing,
+            moff,
+            "Mcp-Method header is missing",
+        ),
+        Some(h) if h != method => push(
+            out,
+            Rule::HeaderMismatch,
+            moff,
+            format!("Mcp-Method {h:?} does not match method {method:?}"),
+        ),
+        _ => {}
+    }
+
+    // Mcp-Name.
+    let target = match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        m if m.starts_with("tasks/") => Some("taskId"),
+        _ => None,
+    };
+    let name_header = find(headers, "mcp-name");
+    if let Some(field) = target {
+        let body = m.param(field);
+        let body_s = body.and_then(|s| m.str_at(s));
+        let off = body.map_or(moff, |s| s.start());
+        let task = field == "taskId";
+        match (name_header, body_s) {
+            (None, Some(_)) if !task || request => push(
+                out,
+                Rule::HeaderMissing,
+                off,
+                format!("Mcp-Name header is missing (body params.{field} is present)"),
+            ),
+            (None, _) => {}
+            (Some(h), b) => match decode_header_value(h) {
+                Err(e) => push(out, Rule::HeaderInvalid, off, format!("Mcp-Name: {e}")),
+                Ok(d) => match b {
+                    Some(b) if *d == *b => {}
+                    Some(b) => push(
+                        out,
+                        Rule::HeaderMismatch,
+                        off,
+                        format!("Mcp-Name {d:?} does not match params.{field} {b:?}"),
+                    ),
+                    None => push(
+                        out,
+                        Rule::HeaderMismatch,
+                        off,
+                        format!("Mcp-Name is set but the body has no string params.{field}"),
+                    ),
+                },
+            },
+        }
+    } else if let Some(h) = name_header
+        && let Err(e) = decode_header_value(h)
+    {
+        push(out, Rule::HeaderInvalid, moff, format!("Mcp-Name: {e}"));
+    }
+
+    // Mcp-Param-*: every present one must decode.
+    for (n, v) in headers {
+        // `get` rather than indexing: a header name may hold multi-byte characters.
+        let Some(rest) = n.get(10..) else { continue };
+        if n.get(..10)
+            .is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"))
+            && !rest.is_empty()
+            && !params.iter().any(|p| p.header.eq_ignore_ascii_case(rest))
+            && let Err(e) = decode_header_value(v)
+        {
+            push(out, Rule::HeaderInvalid, moff, format!("{n}: {e}"));
+        }
+    }
+    let args = m.param("arguments");
+    for p in params {
+        let hname = format!("mcp-param-{}", p.header);
+        let value = args.and_then(|a| {
+            p.path
+                .iter()
+                .try_fold(a, |cur, key| msg::get(m.frame, cur, key))
+        });
+        let value = value.filter(|s| m.kind_at(*s) != Some(Kind::Null));
+        let header = find(headers, &hname);
+        let off = value.or(args).map_or(moff, |s| s.start());
+        match (header, value) {
+            (None, None) => {}
+            (None, Some(_)) => push(
+                out,
+                Rule::HeaderMissing,
+                off,
+                format!(
+                    "Mcp-Param-{} header is missing (argument present)",
+                    p.header
+                ),
+            ),
+            (Some(_), None) => push(
+                out,
+                Rule::HeaderMismatch,
+                off,
+                format!(
+                    "Mcp-Param-{} is set but the argument is null or absent",
+                    p.header
+                ),
+            ),
+            (Some(h), Some(s)) => match decode_header_value(h) {
+                Err(e) => push(
+                    out,
+                    Rule::HeaderInvalid,
+                    off,
+                    format!("Mcp-Param-{}: {e}", p.header),
+                ),
+                Ok(d) => {
+                    if !param_matches(m, s, &d) {
+                        push(
+                            out,
+                            Rule::HeaderMismatch,
+                            off,
+                            format!(
+                                "Mcp-Param-{} {d:?} does not match the argument {}",
+                                p.header,
+                                String::from_utf8_lossy(s.slice(m.frame))
+                            ),
+                        );
+                    }
+                }
+            },
+        }
+    }
+}
+
+fn param_matches(m: &Msg<'_>, s: Span, header: &str) -> bool {
+    match m.kind_at(s) {
+        Some(Kind::String) => m.str_at(s).is_some_and(|b| b == header),
+        Some(Kind::Bool) => s.slice(m.frame) == header.as_bytes(),
+        Some(Kind::Number) => {
+            let body = std::str::from_utf8(s.slice(m.frame))
+                .ok()
+                .and_then(|b| b.parse::<f64>().ok());
+            let head = header.parse::<f64>().ok().filter(|h| h.is_finite());
+            matches!((body, head), (Some(b), Some(h)) if b == h)
+        }
+        _ => false,
+    }
+}
+
+fn push(out: &mut Vec<Violation>, rule: Rule, offset: usize, msg: impl Into<String>) {
+    out.push(Violation::new(rule, offset, msg));
+}
+
+/// One `{headers, body}` record of a headers jsonl file, as in
+/// `captures/http_*/requests.jsonl` (`headers` an object `{name: value}`, `body` the raw body
+/// as a JSON string, plus `method`) or `spec-examples/http/*.jsonl` (`headers` an array of
+/// `[name, value]` pairs, `body` the JSON message itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderRecord {
+    /// The HTTP method when the record has one (`"POST"`, `"GET"`, …).
+    pub http_method: Option<String>,
+    /// Header names and values in record order, names as spelled by the sender.
+    pub headers: Vec<(String, String)>,
+    /// The body bytes (empty when the record has none).
+    pub body: Vec<u8>,
+}
+
+/// Why a headers jsonl record could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum HeaderRecordError {
+    /// The line is not JSON.
+    #[error("record is not JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The line is JSON but not a `{headers, body}` record.
+    #[error("record is not a {{headers, body}} object: {0}")]
+    Shape(&'static str),
+}
+
+impl HeaderRecord {
+    /// Reads one jsonl line.
+    ///
+    /// # Errors
+    /// [`HeaderRecordError::Json`] when the line is not JSON, [`HeaderRecordError::Shape`]
+    /// when `headers` is neither an object of strings nor an array of `[name, value]` string
+    /// pairs, or `body` is absent from a POST record.
+    pub fn parse(line: &[u8]) -> Result<Self, HeaderRecordError> {
+        let v: serde_json::Value = serde_json::from_slice(line)?;
+        let obj = v
+            .as_object()
+            .ok_or(HeaderRecordError::Shape("not an object"))?;
+        let mut headers = Vec::new();
+        match obj.get("headers") {
+            Some(serde_json::Value::Object(h)) => {
+                for (k, v) in h {
+                    let v = v
+                        .as_str()
+                        .ok_or(HeaderRecordError::Shape("header value is not a string"))?;
+                    headers.push((k.clone(), v.to_owned()));
+                }
+            }
+            Some(serde_json::Value::Array(h)) => {
+                for pair in h {
+                    match pair.as_array().map(|p| p.as_slice()) {
+                        Some([serde_json::Value::String(k), serde_json::Value::String(v)]) => {
+                            headers.push((k.clone(), v.clone()))
+                        }
+                        _ => {
+                            return Err(HeaderRecordError::Shape(
+                                "header is not a [name, value] pair",
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => return Err(HeaderRecordError::Shape("no headers object or array")),
+        }
+        let http_method = obj
+            .get("method")
+            .and_then(|m| m.as_str())
+            .map(str::to_owned)
+            .or_else(|| {
+                obj.get("request_line")
+                    .and_then(|r| r.as_str())
+                    .and_then(|r| r.split(' ').next())
+                    .map(str::to_owned)
+            });
+        // The object form of `headers` loses record order in serde_json's map; re-read it
+        // in order with the core's member iterator (serde_json just validated the line).
+        let start = line
+            .iter()
+            .position(|c| !c.is_ascii_whitespace())
+            .unwrap_or(0);
+        let end = line
+            .iter()
+            .rposition(|c| !c.is_ascii_whitespace())
+            .map_or(start, |e| e + 1);
+        let root = Span::new(start, end.max(start));
+        if let Some(hs) = msg::get(line, root, "headers")
+            && msg::kind(line, hs) == Some(Kind::Object)
+        {
+            headers = crate::envelope::members(line, hs)
+                .filter_map(|m| {
+                    Some((
+                        m.key.into_owned(),
+                        msg::string_at(line, m.value)?.into_owned(),
+                    ))
+                })
+                .collect();
+        }
+        let body = match msg::get(line, root, "body") {
+            None => Vec::new(),
+            Some(b) => match msg::kind(line, b) {
+                Some(Kind::String) => msg::string_at(line, b)
+                    .unwrap_or_default()
+                    .into_owned()
+                    .into_bytes(),
+                Some(Kind::Null) => Vec::new(),
+                _ => b.slice(line).to_vec(),
+            },
+        };
+        if body.is_empty()
+            && http_method.as_deref().is_none_or(|m| m == "POST")
+            && obj.get("body").is_none()
+        {
+            return Err(HeaderRecordError::Shape("no body"));
+        }
+        Ok(Self {
+            http_method,
+            headers,
+            body,
+        })
+    }
+
+    /// The headers as borrowed pairs (for [`check_headers`]).
+    pub fn header_pairs(&self) -> Vec<(&str, &str)> {
+        self.headers
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect()
+    }
+
+    /// True when the record is a POST (or has no method) with a non-empty body: the only
+    /// records the header check applies to.
+    pub fn is_checkable(&self) -> bool {
+        !self.body.is_empty()
+            && self
+                .http_method
+                .as_deref()
+                .is_none_or(|m| m.eq_ignore_ascii_case("POST"))
+    }
+}
+
+/// Reads one headers jsonl line and runs the header check on it: parses the body with the
+/// envelope layer (a body that is not JSON gives its core violation) and appends
+/// [`check_headers`]'s violations. Records that are not POSTs with a body are read but not
+/// checked. Returns the record so the caller can also validate the body.
+///
+/// # Errors
+/// See [`HeaderRecord::parse`].
+pub fn check_header_record(
+    line: &[u8],
+    out: &mut Vec<Violation>,
+) -> Result<HeaderRecord, HeaderRecordError> {
+    let rec = HeaderRecord::parse(line)?;
+    if rec.is_checkable() {
+        match crate::envelope::parse(&rec.body) {
+            Err(e) => out.push(Violation::from_error(&e)),
+            Ok(env) => check_headers(&rec.header_pairs(), &env, out),
+        }
+    }
+    Ok(rec)
+}

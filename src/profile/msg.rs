@@ -1,0 +1,156 @@
+//! The profile layer's view of one message: the core [`Envelope`] (shape, member spans,
+//! accessors) plus the few reads the rules need below depth 1 (`params.arguments`,
+//! `result.inputRequests`, `_meta` values), all done with the core's [`members`] iterator
+//! over the already validated frame. No second walk of the frame is made.
+
+use std::borrow::Cow;
+
+use crate::envelope::{Envelope, Id, JsonStr, Shape, Span, members};
+use crate::error::Error;
+
+/// The JSON type of a value, from its first byte (value spans are trimmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Object,
+    Array,
+    String,
+    Number,
+    Bool,
+    Null,
+}
+
+/// The type of the value at `span` of a validated `frame`.
+pub(crate) fn kind(frame: &[u8], span: Span) -> Option<Kind> {
+    Some(match *frame.get(span.start())? {
+        b'{' => Kind::Object,
+        b'[' => Kind::Array,
+        b'"' => Kind::String,
+        b't' | b'f' => Kind::Bool,
+        b'n' => Kind::Null,
+        b'-' | b'0'..=b'9' => Kind::Number,
+        _ => return None,
+    })
+}
+
+/// The decoded string token at `span` of a validated `frame` (`None` if it is not a string).
+pub(crate) fn string_at(frame: &[u8], span: Span) -> Option<Cow<'_, str>> {
+    let b = frame.get(span.range())?;
+    if b.len() < 2 || b[0] != b'"' || b[b.len() - 1] != b'"' {
+        return None;
+    }
+    let raw = std::str::from_utf8(&b[1..b.len() - 1]).ok()?;
+    Some(JsonStr::from_raw(raw).decode())
+}
+
+/// The value span of member `key` of the object at `span` (first occurrence; the core
+/// rejects duplicate envelope and `_meta` keys).
+pub(crate) fn get(frame: &[u8], span: Span, key: &str) -> Option<Span> {
+    members(frame, span).find(|m| m.key == key).map(|m| m.value)
+}
+
+pub(crate) struct Msg<'f> {
+    pub env: Envelope<'f>,
+    pub frame: &'f [u8],
+    pub shape: Shape,
+    pub invalid: Option<Error>,
+    pub id: Option<Span>,
+    pub method: Option<Cow<'f, str>>,
+    pub method_span: Option<Span>,
+    pub params: Option<Span>,
+    pub result: Option<Span>,
+    pub error: Option<Span>,
+    /// `params._meta` (requests, notifications) or `result._meta` (results), when an object.
+    pub meta: Option<Span>,
+    /// First depth-1 key equal to an envelope key only under case folding (raw key text).
+    pub case_variant: Option<Span>,
+}
+
+impl<'f> Msg<'f> {
+    pub(crate) fn from_envelope(env: &Envelope<'f>) -> Self {
+        let frame = env.frame();
+        let shape = env.shape();
+        let meta = match shape {
+            Shape::Request | Shape::Notification => env.params_meta_span(),
+            Shape::Result => env.result_meta_span(),
+            _ => None,
+        }
+        .filter(|s| kind(frame, *s) == Some(Kind::Object));
+        Msg {
+            env: *env,
+            frame,
+            shape,
+            invalid: env.invalid_reason(),
+            id: env.id_span(),
+            method: env.method().map(|m| m.decode()),
+            method_span: env.method_span(),
+            params: env.params_span(),
+            result: env.result_span(),
+            error: env.error_span(),
+            meta,
+            case_variant: env.case_variant_key(),
+        }
+    }
+
+    /// The raw id text when the id is a string or integer (echoable).
+    pub(crate) fn id_text(&self) -> Option<&'f str> {
+        match self.env.id()? {
+            Id::Str(_) | Id::Int { .. } => self.env.id_raw(),
+            Id::Null => None,
+        }
+    }
+
+    /// The id normalised for matching: `s:` + decoded string, or `n:` + the integer text.
+    pub(crate) fn id_key(&self) -> Option<String> {
+        match self.env.id()? {
+            Id::Str(s) => Some(format!("s:{}", s.decode())),
+            Id::Int { raw, .. } => Some(format!("n:{raw}")),
+            Id::Null => None,
+        }
+    }
+
+    /// `_meta[key]` value span.
+    pub(crate) fn meta_get(&self, key: &str) -> Option<Span> {
+        get(self.frame, self.meta?, key)
+    }
+
+    /// A member of `params`.
+    pub(crate) fn param(&self, key: &str) -> Option<Span> {
+        match key {
+            "name" => self.env.params_name_span(),
+            "uri" => self.env.params_uri_span(),
+            _ => get(self.frame, self.params?, key),
+        }
+    }
+
+    /// A member of `result`.
+    pub(crate) fn result_member(&self, key: &str) -> Option<Span> {
+        match key {
+            "resultType" => self.env.result_type_span(),
+            _ => get(self.frame, self.result?, key),
+        }
+    }
+
+    /// The decoded string at `span`.
+    pub(crate) fn str_at(&self, span: Span) -> Option<Cow<'f, str>> {
+        string_at(self.frame, span)
+    }
+
+    /// The JSON type at `span`.
+    pub(crate) fn kind_at(&self, span: Span) -> Option<Kind> {
+        kind(self.frame, span)
+    }
+
+    /// True when the value at `span` is an integer token (no fraction or exponent).
+    pub(crate) fn is_integer(&self, span: Span) -> bool {
+        self.kind_at(span) == Some(Kind::Number)
+            && !span
+                .slice(self.frame)
+                .iter()
+                .any(|c| matches!(c, b'.' | b'e' | b'E'))
+    }
+
+    /// The integer value of `error.code`, when it is a plain integer.
+    pub(crate) fn error_code(&self) -> Option<(i64, Span)> {
+        Some((self.env.error_code()?, self.env.error_code_span()?))
+    }
+}

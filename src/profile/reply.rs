@@ -1,0 +1,131 @@
+//! Error replies: the exact JSON-RPC error response a gateway sends for a rejected message,
+//! and the HTTP status to send it with (spec digest §4.3, §6.1, §6.2; [HTTP]).
+
+use serde_json::Value;
+
+use super::meta;
+use super::msg::Msg;
+use super::{Revision, Rule, Violation};
+use crate::envelope::{Envelope, Shape};
+use crate::error::{
+    ErrorKind, INTERNAL_ERROR, METHOD_NOT_FOUND, MISSING_REQUIRED_CLIENT_CAPABILITY,
+};
+
+/// A JSON-RPC error response ready to send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorReply {
+    /// The response body: one minified JSON object
+    /// `{"jsonrpc":"2.0","id":…,"error":{"code":…,"message":…,"data":…}}` (UTF-8, no
+    /// trailing newline). `id` is the request's id text exactly as it was written, and is
+    /// omitted when the id could not be read (MCP 2026-07-28 `JSONRPCErrorResponse.id?`) or
+    /// the message was not a request; `data` is omitted when there is none.
+    pub body: Vec<u8>,
+    /// The HTTP status for Streamable HTTP: 413 for an oversized frame, 404 for -32601, 500
+    /// for -32603, 400 for everything else (-32700, -32600, -32602, -32020, -32021, -32022).
+    pub http_status: u16,
+}
+
+/// The HTTP status for a rule ([HTTP]: -32601 → 404; -32602 (missing `_meta`), -32020,
+/// -32021, -32022 → 400; oversized → 413; the spec pins nothing else, we use 400 and 500).
+pub fn http_status(rule: Rule) -> u16 {
+    match rule {
+        Rule::Core(ErrorKind::FrameTooLarge) => 413,
+        r if r.code() == METHOD_NOT_FOUND => 404,
+        r if r.code() == INTERNAL_ERROR => 500,
+        _ => 400,
+    }
+}
+
+/// Builds the error reply for violation `v` of the message `env` (`None` when the frame was
+/// not JSON, so no id can be read).
+///
+/// `data` is filled where MCP defines it: `{supported, requested}` for
+/// `unsupported-protocol-version` (-32022). Use [`error_reply_with_data`] to supply other data
+/// (e.g. `requiredCapabilities` for -32021).
+pub fn error_reply(env: Option<&Envelope<'_>>, v: &Violation) -> ErrorReply {
+    let msg = env.map(Msg::from_envelope);
+    let data = match (v.rule, &msg) {
+        (Rule::UnsupportedProtocolVersion, Some(m)) => {
+            let requested = m
+                .meta_get(meta::PROTOCOL_VERSION)
+                .and_then(|s| m.str_at(s))
+                .map(|s| s.into_owned())
+                .unwrap_or_default();
+            Some(serde_json::json!({
+                "supported": [Revision::V2026_07_28.as_str()],
+                "requested": requested,
+            }))
+        }
+        _ => None,
+    };
+    build(
+        msg.as_ref(),
+        v.rule.code(),
+        &v.message,
+        data.as_ref(),
+        http_status(v.rule),
+    )
+}
+
+/// Like [`error_reply`] with caller-supplied `data` (replaces any default data).
+pub fn error_reply_with_data(
+    env: Option<&Envelope<'_>>,
+    v: &Violation,
+    data: Option<&Value>,
+) -> ErrorReply {
+    let msg = env.map(Msg::from_envelope);
+    build(
+        msg.as_ref(),
+        v.rule.code(),
+        &v.message,
+        data,
+        http_status(v.rule),
+    )
+}
+
+/// The -32021 MissingRequiredClientCapability reply for request `env`, naming the
+/// capabilities it needs (`data.requiredCapabilities`, a `ClientCapabilities` object), HTTP
+/// 400 (spec digest §4.3; [TS] MissingRequiredClientCapabilityError).
+pub fn missing_capability_reply(env: &Envelope<'_>, required: &Value) -> ErrorReply {
+    let msg = Msg::from_envelope(env);
+    let data = serde_json::json!({ "requiredCapabilities": required });
+    build(
+        Some(&msg),
+        MISSING_REQUIRED_CLIENT_CAPABILITY,
+        "Missing required client capability",
+        Some(&data),
+        400,
+    )
+}
+
+fn build(
+    m: Option<&Msg<'_>>,
+    code: i32,
+    message: &str,
+    data: Option<&Value>,
+    http_status: u16,
+) -> ErrorReply {
+    let id = m.and_then(|m| {
+        let echo = matches!(m.shape, Shape::Request | Shape::Invalid)
+            && m.invalid.is_none_or(|e| e.kind() != ErrorKind::InvalidId);
+        if echo { m.id_text() } else { None }
+    });
+    let mut body = Vec::with_capacity(96 + message.len());
+    body.extend_from_slice(br#"{"jsonrpc":"2.0","#);
+    if let Some(id) = id {
+        body.extend_from_slice(br#""id":"#);
+        body.extend_from_slice(id.as_bytes());
+        body.push(b',');
+    }
+    body.extend_from_slice(br#""error":{"code":"#);
+    body.extend_from_slice(code.to_string().as_bytes());
+    body.extend_from_slice(br#","message":"#);
+    // Serialising a &str into a Vec cannot fail.
+    serde_json::to_writer(&mut body, message).expect("string serialisation");
+    if let Some(d) = data {
+        body.extend_from_slice(br#","data":"#);
+        serde_json::to_writer(&mut body, d).expect("value serialisation");
+    }
+    body.extend_from_slice(b"}}");
+    ErrorReply { body, http_status }
+}

@@ -1,0 +1,189 @@
+//! The profile rules: one [`Rule`] per violation kind, each with a stable kebab-case name, the
+//! JSON-RPC error code a server would answer with, and the spec section it implements.
+//!
+//! Section tags refer to `notes/spec-2026-07-28.md` in the project's shared notes, which
+//! paraphrases MCP 2026-07-28 (`basic/index`, `schema.ts`, `transports/streamable-http`, …)
+//! and the legacy revisions.
+
+use crate::error::{
+    ErrorKind, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
+    UNSUPPORTED_PROTOCOL_VERSION,
+};
+
+macro_rules! rules {
+    ($( $(#[$doc:meta])* $variant:ident => $name:literal, $code:expr, $section:literal; )*) => {
+        /// The stable kind of a profile violation (layer 4).
+        ///
+        /// [`Rule::Core`] wraps an envelope-layer [`ErrorKind`] (not JSON, not a JSON-RPC
+        /// envelope) so that core errors and profile findings share one namespace of names;
+        /// every other variant is a rule of this module. Names and codes never change once
+        /// released; new rules may be added.
+        #[non_exhaustive]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Rule {
+            /// An error of the scan / envelope layers (same name and code as the core kind).
+            Core(ErrorKind),
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl Rule {
+            /// Every profile rule (not the [`Rule::Core`] kinds), in declaration order.
+            pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
+
+            /// Stable kebab-case name, e.g. `"missing-protocol-version"`; for
+            /// [`Rule::Core`] the core kind's name (e.g. `"duplicate-key"`).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    Rule::Core(k) => k.name(),
+                    $(Rule::$variant => $name,)*
+                }
+            }
+            /// The JSON-RPC error code a server would answer with (for findings in
+            /// responses, which get no reply, the code of the closest envelope class).
+            pub const fn code(self) -> i32 {
+                match self {
+                    Rule::Core(k) => k.code(),
+                    $(Rule::$variant => $code,)*
+                }
+            }
+            /// The spec section the rule implements (tags of `notes/spec-2026-07-28.md`).
+            pub const fn section(self) -> &'static str {
+                match self {
+                    Rule::Core(_) => "JSON-RPC 2.0 §4-5; RFC 8259; spec digest §2.1",
+                    $(Rule::$variant => $section,)*
+                }
+            }
+            /// Looks a rule up by its stable name (profile rules and core kinds).
+            pub fn from_name(name: &str) -> Option<Rule> {
+                match name {
+                    $($name => Some(Rule::$variant),)*
+                    _ => ErrorKind::ALL.iter().copied().find(|k| k.name() == name).map(Rule::Core),
+                }
+            }
+        }
+    };
+}
+
+rules! {
+    // ---- per-request `_meta` (2026-07-28) ----
+    /// A 2026-07-28 request without `params._meta["io.modelcontextprotocol/protocolVersion"]`
+    /// (or without `params` / `_meta` at all).
+    MissingProtocolVersion => "missing-protocol-version", INVALID_PARAMS,
+        "§4.2, §4.3 ([B] General fields; [TS] RequestMetaObject)";
+    /// A 2026-07-28 request without
+    /// `params._meta["io.modelcontextprotocol/clientCapabilities"]`.
+    MissingClientCapabilities => "missing-client-capabilities", INVALID_PARAMS,
+        "§4.2, §4.3 ([B]; [TS] RequestMetaObject)";
+    /// A reserved `_meta` key whose value has the wrong JSON type (`protocolVersion` not a
+    /// string, `clientCapabilities` not an object, `progressToken` / `subscriptionId` not a
+    /// string or integer, `traceparent` / `tracestate` / `baggage` not a string).
+    ReservedMetaValue => "reserved-meta-value", INVALID_PARAMS,
+        "§4.1, §4.2 ([B]; [TS] RequestMetaObject, NotificationMetaObject)";
+    /// The request names a protocol version this profile does not implement.
+    UnsupportedProtocolVersion => "unsupported-protocol-version", UNSUPPORTED_PROTOCOL_VERSION,
+        "§4.3, §8 ([VER]; [TS] UnsupportedProtocolVersionError)";
+    /// A `_meta` key that breaks the key grammar (prefix labels, name characters).
+    MetaKeyGrammar => "meta-key-grammar", INVALID_PARAMS,
+        "§4.1 ([B] _meta; [TS] MetaObject; 2025-06-18: [B-0618])";
+    /// A `_meta` key under an MCP-reserved prefix that MCP does not define: 2026-07-28 and
+    /// 2025-11-25 reserve prefixes whose second label is `modelcontextprotocol` or `mcp`;
+    /// 2025-06-18 reserves prefixes whose second-to-last label is (e.g. `mcp.dev/`).
+    /// 2026-07-28 accepts only its own keys, a legacy revision any key some MCP revision
+    /// defines (dual-era probes). Earlier revisions and the `legacy` union define no grammar.
+    ReservedMetaKey => "reserved-meta-key", INVALID_PARAMS,
+        "§4.1, §4.2 ([B] reserved prefixes; [B-0618]; [TASKS-1125] legacy keys)";
+    // ---- results ----
+    /// A 2026-07-28 result without `resultType`.
+    MissingResultType => "missing-result-type", INVALID_REQUEST,
+        "§3 ([B] Responses; [TS] Result.resultType)";
+    /// `resultType` is not `complete`, `input_required` or a value the caller declared.
+    UnknownResultType => "unknown-result-type", INVALID_REQUEST,
+        "§3 ([B]: unrecognised values MUST be treated as invalid)";
+    /// An `input_required` result with neither `inputRequests` nor `requestState`, or with
+    /// `inputRequests` that is not an object of `{method, params}` objects.
+    InputRequiredShape => "input-required-shape", INVALID_REQUEST,
+        "§3.1 ([MRTR]; [TS] InputRequiredResult)";
+    /// An `inputRequests` entry whose method is not `elicitation/create`,
+    /// `sampling/createMessage` or `roots/list`.
+    InputRequestMethod => "input-request-method", INVALID_REQUEST,
+        "§3.1 ([MRTR]; [TS] InputRequest)";
+    /// `input_required` answering a request other than `tools/call`, `prompts/get`,
+    /// `resources/read` (needs the tracker).
+    InputRequiredNotAllowed => "input-required-not-allowed", INVALID_REQUEST,
+        "§3.1 ([MRTR] Supported Requests)";
+    /// `resultType: "task"` answering a request other than `tools/call`, or a `tools/call`
+    /// whose `_meta` client capabilities did not declare the `io.modelcontextprotocol/tasks`
+    /// extension (needs the tracker).
+    TaskResultNotAllowed => "task-result-not-allowed", INVALID_REQUEST,
+        "§3, §5.1 ([EXT-TASKS]: \"task\" only on tools/call, only if declared on that request)";
+    // ---- error responses ----
+    /// An error code inside a JSON-RPC / MCP reserved range that the revision does not define
+    /// (-32768..-32100 other than the five JSON-RPC codes; in 2026-07-28 also -32023..-32099
+    /// and the retired -32002 / -32042).
+    ReservedErrorCode => "reserved-error-code", INVALID_REQUEST,
+        "§6.1 ([B] Error codes; [TS]; [JSONRPC] §5.1)";
+    /// `"id": null` on an error response (2026-07-28 models an unreadable id as absent).
+    NullErrorId => "null-error-id", INVALID_REQUEST,
+        "§2.1 ([TS] JSONRPCErrorResponse.id?: RequestId)";
+    // ---- methods and direction ----
+    /// A request for a method 2026-07-28 does not define (legacy profiles treat the method
+    /// set as open and do not report this).
+    UnknownMethod => "unknown-method", METHOD_NOT_FOUND,
+        "§5.1, §5.3 ([TS] ClientRequest / ServerRequest unions)";
+    /// A method removed in 2026-07-28 (`initialize`, `ping`, `logging/setLevel`, …).
+    RemovedMethod => "removed-method", METHOD_NOT_FOUND,
+        "§5.2 ([CL] #2, #4-#7; [SEP2575])";
+    /// A known method sent in the wrong direction (e.g. `tools/call` from a server, or a
+    /// server-only notification from a client).
+    WrongDirection => "wrong-direction", INVALID_REQUEST,
+        "§2.2, §5 ([TR]; [PAT]; [STDIO])";
+    /// A JSON-RPC request from the server (2026-07-28: servers never send requests).
+    ServerRequest => "server-request", INVALID_REQUEST,
+        "§2.2 ([TR]: no other message direction exists; [PAT])";
+    /// A JSON-RPC response from the client (2026-07-28: clients never send responses).
+    ClientResponse => "client-response", INVALID_REQUEST,
+        "§2.2 ([PAT]; [STDIO]; [HTTP] client MUST NOT POST responses)";
+    /// A notification method (`notifications/…`) written with an `id` member.
+    NotificationWithId => "notification-with-id", INVALID_REQUEST,
+        "§2.1 ([B] Notifications MUST NOT carry an id)";
+    /// A known request method written without an `id` member (it would be a notification).
+    RequestWithoutId => "request-without-id", INVALID_REQUEST,
+        "§2.1 ([B] Requests; [JS] JSONRPCRequest.required)";
+    /// A depth-1 key equal to an envelope key only under ASCII case folding (`"Method"`);
+    /// strict profile only.
+    CaseVariantKey => "case-variant-key", INVALID_REQUEST,
+        "DESIGN.md strictness policy; reliability.md §1.2 class 4";
+    /// A subscription notification without `io.modelcontextprotocol/subscriptionId`, or a
+    /// `subscriptions/listen` result without it in `result._meta`.
+    MissingSubscriptionId => "missing-subscription-id", INVALID_PARAMS,
+        "§4.2, §9 ([SUB]; [TS] NotificationMetaObject, SubscriptionsListenResult)";
+    // ---- stateful tracker ----
+    /// A request id equal to one the same sender still has in flight.
+    DuplicateRequestId => "duplicate-request-id", INVALID_REQUEST,
+        "§2.3 ([B] ids unique among the sender's in-flight requests)";
+    /// A legacy (before 2026-07-28) request id the same sender already used in this session
+    /// (since the last `initialize`), even though that request has completed.
+    ReusedRequestId => "reused-request-id", INVALID_REQUEST,
+        "§2.3 ([B-1125], [B-0618], [B-0326], [M-1105]: ids never reused within a session)";
+    /// A response whose id matches no in-flight request of the peer.
+    UnknownResponseId => "unknown-response-id", INVALID_REQUEST,
+        "§2.3 ([B] Responses echo the request id)";
+    // ---- Streamable HTTP header mirroring (2026-07-28) ----
+    /// A header the transport requires is absent (`MCP-Protocol-Version`, `Mcp-Method`,
+    /// `Mcp-Name`).
+    HeaderMissing => "header-missing", HEADER_MISMATCH,
+        "§7.2.1, §7.2.2 ([HTTP] Standard headers; [SEP2243])";
+    /// A mirrored header disagrees with the body (after Base64 decoding and trimming).
+    HeaderMismatch => "header-mismatch", HEADER_MISMATCH,
+        "§7.2.1, §7.2.2 ([HTTP]; [TS] HeaderMismatchError)";
+    /// A mirrored header value that cannot be read: invalid Base64 inside the
+    /// `=?base64?…?=` sentinel, or bytes outside visible ASCII, space and tab.
+    HeaderInvalid => "header-invalid", HEADER_MISMATCH,
+        "§7.2.1 ([HTTP] Base64 encoding of header values; RFC 9110)";
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,590 @@
+//! Unit tests of the rule engine over the core envelope walk: a table test per rule, the
+//! tracker, the auto profile and the header check. The shared spec examples and real
+//! captures run through the public API in `tests/profile_corpus.rs` and `tests/headers.rs`.
+
+use super::msg::Msg;
+use super::tracker::Tracker;
+use super::*;
+
+include!("../../tests/support/profile_corpus.rs");
+
+/// The profile's view of a frame the core parses (test messages are well-formed JSON).
+fn msg_of(frame: &[u8]) -> Msg<'_> {
+    let env = crate::envelope::parse(frame)
+        .unwrap_or_else(|e| panic!("core rejects {:?}: {e}", String::from_utf8_lossy(frame)));
+    Msg::from_envelope(&env)
+}
+
+fn judge(v: &mut Validator, t: Option<(&mut Tracker, Direction)>, frame: &[u8]) -> Vec<Violation> {
+    let mut out = Vec::new();
+    match crate::envelope::parse(frame) {
+        Ok(env) => validate::check(v, &Msg::from_envelope(&env), t, &mut out),
+        Err(e) => out.push(Violation::from_error(&e)),
+    }
+    out
+}
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+fn req(method: &str, extra: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{extra}{META}}}}}"#)
+}
+
+/// One row: rule, profile, direction, a message that passes, a message that breaks the rule.
+struct Row {
+    rule: Rule,
+    profile: Profile,
+    dir: Direction,
+    pass: String,
+    fail: String,
+}
+
+fn rows() -> Vec<Row> {
+    use Direction::*;
+    use Profile::*;
+    let r = |rule, profile, dir, pass: &str, fail: &str| Row {
+        rule,
+        profile,
+        dir,
+        pass: pass.into(),
+        fail: fail.into(),
+    };
+    vec![
+        r(
+            Rule::MissingProtocolVersion,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/list", ""),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+        ),
+        r(
+            Rule::MissingClientCapabilities,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/list", ""),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+        ),
+        r(
+            Rule::ReservedMetaValue,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/list", "").replace(r#""_meta":{"#, r#""_meta":{"progressToken":"t-1","#),
+            &req("tools/list", "").replace(r#""_meta":{"#, r#""_meta":{"progressToken":1.5,"#),
+        ),
+        r(
+            Rule::UnsupportedProtocolVersion,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/list", ""),
+            &req("tools/list", "").replace("\"2026-07-28\"", "\"2099-01-01\""),
+        ),
+        r(
+            Rule::MetaKeyGrammar,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/list", "")
+                .replace(r#""_meta":{"#, r#""_meta":{"com.example/trace-id":"x","#),
+            &req("tools/list", "").replace(r#""_meta":{"#, r#""_meta":{"com.example/-bad":"x","#),
+        ),
+        r(
+            Rule::ReservedMetaKey,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/list", "").replace(r#""_meta":{"#, r#""_meta":{"com.example.mcp/x":"x","#),
+            &req("tools/list", "").replace(
+                r#""_meta":{"#,
+                r#""_meta":{"io.modelcontextprotocol/madeUp":"x","#,
+            ),
+        ),
+        r(
+            Rule::ReservedMetaKey,
+            V2025_11_25,
+            ClientToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t"},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"com.example.mcp/x":1,"mcp.dev/x":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/madeUp":1}}}"#,
+        ),
+        r(
+            Rule::ReservedMetaKey,
+            V2025_06_18,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t"},"dev.mcp/x":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"mcp.dev/x":1}}}"#,
+        ),
+        r(
+            Rule::MissingResultType,
+            V2026_07_28,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        ),
+        r(
+            Rule::UnknownResultType,
+            V2026_07_28,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"s"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task"}}"#,
+        ),
+        r(
+            Rule::InputRequiredShape,
+            V2026_07_28,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list","params":{}}}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#,
+        ),
+        r(
+            Rule::InputRequestMethod,
+            V2026_07_28,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{}}}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"tools/call","params":{}}}}}"#,
+        ),
+        r(
+            Rule::ReservedErrorCode,
+            V2026_07_28,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"m"}}"#,
+        ),
+        r(
+            Rule::ReservedErrorCode,
+            V2025_11_25,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32500,"message":"m"}}"#,
+        ),
+        r(
+            Rule::NullErrorId,
+            V2026_07_28,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#,
+        ),
+        r(
+            Rule::UnknownMethod,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/list", ""),
+            &req("tools/lst", ""),
+        ),
+        r(
+            Rule::RemovedMethod,
+            V2026_07_28,
+            ClientToServer,
+            &req("server/discover", ""),
+            &req("ping", ""),
+        ),
+        r(
+            Rule::RemovedMethod,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/list", ""),
+            &req("logging/setLevel", r#""level":"info","#),
+        ),
+        r(
+            Rule::WrongDirection,
+            V2025_11_25,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#,
+        ),
+        r(
+            Rule::ServerRequest,
+            V2026_07_28,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#,
+            &req("tools/list", ""),
+        ),
+        r(
+            Rule::ClientResponse,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/list", ""),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}"#,
+        ),
+        r(
+            Rule::NotificationWithId,
+            V2026_07_28,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#,
+        ),
+        r(
+            Rule::RequestWithoutId,
+            V2025_11_25,
+            ClientToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","method":"ping"}"#,
+        ),
+        r(
+            Rule::CaseVariantKey,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/list", ""),
+            &req("tools/list", "").replace(r#""id":1,"#, r#""id":1,"Method":"tools/call","#),
+        ),
+        r(
+            Rule::MissingSubscriptionId,
+            V2026_07_28,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{}}}"#,
+        ),
+    ]
+}
+
+#[test]
+fn every_rule_has_a_passing_and_a_failing_message() {
+    let rows = rows();
+    for row in &rows {
+        for (msg, should_fire) in [(&row.pass, false), (&row.fail, true)] {
+            assert!(
+                serde_json::from_str::<serde_json::Value>(msg).is_ok(),
+                "test message is not JSON: {msg}"
+            );
+            let got = judge(
+                &mut Validator::new(row.profile, row.dir),
+                None,
+                msg.as_bytes(),
+            );
+            let fired = got.iter().any(|v| v.rule == row.rule);
+            assert_eq!(fired, should_fire, "{} on {msg}: {got:?}", row.rule);
+            if !should_fire {
+                assert!(
+                    got.is_empty(),
+                    "passing message has violations: {msg}: {got:?}"
+                );
+            }
+            for v in &got {
+                assert!(
+                    v.offset < msg.len(),
+                    "offset {} out of range in {msg}",
+                    v.offset
+                );
+            }
+        }
+    }
+    // Tracker and header rules are covered by their own tests; every other rule has a row.
+    let covered: std::collections::HashSet<_> = rows.iter().map(|r| r.rule).collect();
+    let tested_elsewhere = [
+        Rule::InputRequiredNotAllowed,
+        Rule::DuplicateRequestId,
+        Rule::UnknownResponseId,
+        Rule::ReusedRequestId,
+        Rule::TaskResultNotAllowed,
+        Rule::HeaderMissing,
+        Rule::HeaderMismatch,
+        Rule::HeaderInvalid,
+    ];
+    for r in Rule::ALL {
+        assert!(
+            covered.contains(r) || tested_elsewhere.contains(r),
+            "no table row for {r}"
+        );
+    }
+}
+
+#[test]
+fn rule_names_are_unique_kebab_case_and_round_trip() {
+    let mut seen = std::collections::HashSet::new();
+    for r in Rule::ALL
+        .iter()
+        .copied()
+        .chain(crate::error::ErrorKind::ALL.iter().map(|k| Rule::Core(*k)))
+    {
+        assert!(seen.insert(r.name()), "duplicate name {}", r.name());
+        assert!(
+            r.name()
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+            "{}",
+            r.name()
+        );
+        assert_eq!(Rule::from_name(r.name()), Some(r));
+        assert!(!r.section().is_empty());
+    }
+}
+
+#[test]
+fn tracker_rules() {
+    let mut t = Tracker::new(4);
+    let p = Profile::V2026_07_28;
+    let mut c = Validator::new(p, Direction::ClientToServer);
+    let mut s = Validator::new(p, Direction::ServerToClient);
+    let c2s = Direction::ClientToServer;
+    let s2c = Direction::ServerToClient;
+    let call = req("tools/list", "");
+    assert!(judge(&mut c, Some((&mut t, c2s)), call.as_bytes()).is_empty());
+    let dup = judge(&mut c, Some((&mut t, c2s)), call.as_bytes());
+    assert_eq!(
+        dup.iter().map(|v| v.rule).collect::<Vec<_>>(),
+        [Rule::DuplicateRequestId]
+    );
+    let ok = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}"#;
+    assert!(judge(&mut s, Some((&mut t, s2c)), ok).is_empty());
+    // The id is free again: 2026-07-28 allows reuse after completion.
+    assert!(judge(&mut c, Some((&mut t, c2s)), call.as_bytes()).is_empty());
+    // "1" (string) is not 1 (integer).
+    let unknown = br#"{"jsonrpc":"2.0","id":"1","result":{"resultType":"complete"}}"#;
+    let got = judge(&mut s, Some((&mut t, s2c)), unknown);
+    assert_eq!(
+        got.iter().map(|v| v.rule).collect::<Vec<_>>(),
+        [Rule::UnknownResponseId]
+    );
+    // input_required answering tools/list is not allowed.
+    let ir =
+        br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"x"}}"#;
+    let got = judge(&mut s, Some((&mut t, s2c)), ir);
+    assert_eq!(
+        got.iter().map(|v| v.rule).collect::<Vec<_>>(),
+        [Rule::InputRequiredNotAllowed]
+    );
+    // A listen result needs its subscriptionId.
+    let listen =
+        req("subscriptions/listen", r#""notifications":{},"#).replace(r#""id":1"#, r#""id":"l-1""#);
+    assert!(judge(&mut c, Some((&mut t, c2s)), listen.as_bytes()).is_empty());
+    let end = br#"{"jsonrpc":"2.0","id":"l-1","result":{"resultType":"complete"}}"#;
+    let got = judge(&mut s, Some((&mut t, s2c)), end);
+    assert_eq!(
+        got.iter().map(|v| v.rule).collect::<Vec<_>>(),
+        [Rule::MissingSubscriptionId]
+    );
+}
+
+fn rules_of(v: &[Violation]) -> Vec<Rule> {
+    v.iter().map(|v| v.rule).collect()
+}
+
+#[test]
+fn legacy_ids_are_never_reused_within_a_session() {
+    let c2s = Direction::ClientToServer;
+    let s2c = Direction::ServerToClient;
+    let init = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let init_ok = br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+    let ping = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let pong = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+    for profile in [
+        Profile::V2025_11_25,
+        Profile::V2024_11_05,
+        Profile::Legacy,
+        Profile::Auto,
+    ] {
+        let mut t = Tracker::new(8);
+        let mut c = Validator::new(profile, c2s);
+        let mut s = Validator::new(profile, s2c);
+        assert!(judge(&mut c, Some((&mut t, c2s)), init).is_empty());
+        assert!(judge(&mut s, Some((&mut t, s2c)), init_ok).is_empty());
+        // Passing: a fresh id; the server may use the same id for its own request.
+        assert!(
+            judge(&mut c, Some((&mut t, c2s)), ping).is_empty(),
+            "{profile}"
+        );
+        assert!(judge(&mut s, Some((&mut t, s2c)), pong).is_empty());
+        assert!(judge(&mut s, Some((&mut t, s2c)), ping).is_empty());
+        // Failing: the client reuses its completed id 1.
+        assert_eq!(
+            rules_of(&judge(&mut c, Some((&mut t, c2s)), ping)),
+            [Rule::ReusedRequestId],
+            "{profile}"
+        );
+        // A new session (initialize) starts the id space over.
+        assert!(judge(&mut c, Some((&mut t, c2s)), init).is_empty());
+        assert!(
+            judge(&mut c, Some((&mut t, c2s)), ping).is_empty(),
+            "{profile}"
+        );
+    }
+    // A cancelled legacy request's id is not free either.
+    let mut t = Tracker::new(8);
+    let mut c = Validator::new(Profile::V2025_06_18, c2s);
+    assert!(judge(&mut c, Some((&mut t, c2s)), ping).is_empty());
+    let cancel =
+        br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+    assert!(judge(&mut c, Some((&mut t, c2s)), cancel).is_empty());
+    assert_eq!(
+        rules_of(&judge(&mut c, Some((&mut t, c2s)), ping)),
+        [Rule::ReusedRequestId]
+    );
+    // 2026-07-28 allows reuse after completion (see `tracker_rules`); the memory is bounded.
+    let mut t = Tracker::new(2);
+    let mut c = Validator::new(Profile::V2025_11_25, c2s);
+    let mut s = Validator::new(Profile::V2025_11_25, s2c);
+    for i in 0..5 {
+        let q = format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#);
+        let a = format!(r#"{{"jsonrpc":"2.0","id":{i},"result":{{}}}}"#);
+        assert!(judge(&mut c, Some((&mut t, c2s)), q.as_bytes()).is_empty());
+        assert!(judge(&mut s, Some((&mut t, s2c)), a.as_bytes()).is_empty());
+    }
+    // Ids 0..2 were forgotten (never a false report); 3 and 4 are remembered.
+    let q0 = br#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#;
+    assert!(judge(&mut c, Some((&mut t, c2s)), q0).is_empty());
+    let q4 = br#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#;
+    assert_eq!(
+        rules_of(&judge(&mut c, Some((&mut t, c2s)), q4)),
+        [Rule::ReusedRequestId]
+    );
+}
+
+#[test]
+fn task_result_only_on_declared_tools_call() {
+    let c2s = Direction::ClientToServer;
+    let s2c = Direction::ServerToClient;
+    let task = |id: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"task","taskId":"t-1","status":"working","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":60000}}}}"#
+        )
+    };
+    let declared = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#;
+    let call_declared = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"x","arguments":{{}},{declared}}}}}"#
+    );
+    let call_undeclared =
+        req("tools/call", r#""name":"x","arguments":{},"#).replace(r#""id":1"#, r#""id":2"#);
+    let prompt_declared = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{{"name":"p",{declared}}}}}"#
+    );
+    let mut t = Tracker::new(8);
+    let mut c = Validator::new(Profile::V2026_07_28, c2s);
+    let mut s = Validator::new(Profile::V2026_07_28, s2c);
+    c.enable_tasks_extension();
+    s.enable_tasks_extension();
+    for q in [&call_declared, &call_undeclared, &prompt_declared] {
+        assert!(
+            judge(&mut c, Some((&mut t, c2s)), q.as_bytes()).is_empty(),
+            "{q}"
+        );
+    }
+    // Passing: a task answering the tools/call that declared the extension.
+    let got = judge(&mut s, Some((&mut t, s2c)), task("1").as_bytes());
+    assert!(got.is_empty(), "{got:?}");
+    // Failing: a tools/call that did not declare it, and a prompts/get.
+    for id in ["2", "3"] {
+        assert_eq!(
+            rules_of(&judge(&mut s, Some((&mut t, s2c)), task(id).as_bytes())),
+            [Rule::TaskResultNotAllowed],
+            "id {id}"
+        );
+    }
+}
+
+#[test]
+fn tracker_is_bounded_and_never_guesses_after_eviction() {
+    let mut t = Tracker::new(3);
+    for i in 0..10 {
+        assert_eq!(
+            t.on_request(
+                Direction::ClientToServer,
+                format!("n:{i}"),
+                "tools/list",
+                None,
+                false
+            ),
+            tracker::RequestId::Fresh
+        );
+        assert!(t.in_flight(Direction::ClientToServer) <= 3);
+    }
+    assert_eq!(t.evicted(), 7);
+    assert!(matches!(
+        t.on_response(Direction::ServerToClient, "n:0"),
+        tracker::Response::NotTracked
+    ));
+    assert!(matches!(
+        t.on_response(Direction::ServerToClient, "n:9"),
+        tracker::Response::Matched { .. }
+    ));
+}
+
+#[test]
+fn auto_profile_follows_the_stream() {
+    let mut c = Validator::new(Profile::Auto, Direction::ClientToServer);
+    assert_eq!(c.revision(), None);
+    assert!(judge(&mut c, None, req("server/discover", "").as_bytes()).is_empty());
+    assert_eq!(c.revision(), Some("2026-07-28"));
+    let init = br#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    assert!(judge(&mut c, None, init).is_empty());
+    assert_eq!(c.revision(), Some("2025-06-18"));
+    assert!(judge(&mut c, None, br#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#).is_empty());
+    // A modern request switches back and is judged by 2026 rules.
+    let bad = req("ping", "");
+    let got = judge(&mut c, None, bad.as_bytes());
+    assert_eq!(
+        got.iter().map(|v| v.rule).collect::<Vec<_>>(),
+        [Rule::RemovedMethod]
+    );
+    let mut s = Validator::new(Profile::Auto, Direction::ServerToClient);
+    assert!(
+        judge(
+            &mut s,
+            None,
+            br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}"#
+        )
+        .is_empty()
+    );
+    let got = judge(&mut s, None, br#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
+    assert_eq!(
+        got.iter().map(|v| v.rule).collect::<Vec<_>>(),
+        [Rule::MissingResultType]
+    );
+}
+
+#[test]
+fn header_check_on_spec_http_examples() {
+    let Some(shared) = corpus::shared() else {
+        println!("skipped: ../shared not found");
+        return;
+    };
+    let text = std::fs::read_to_string(
+        shared.join("spec-examples/http/streamable-http-post-2026-07-28.jsonl"),
+    )
+    .unwrap();
+    let mut n = 0;
+    for line in text.lines() {
+        let rec = HeaderRecord::parse(line.as_bytes()).unwrap();
+        let m = msg_of(&rec.body);
+        let mut out = Vec::new();
+        let bindings = [ParamBinding {
+            header: "Region".into(),
+            path: vec!["region".into()],
+        }];
+        headers::check_msg(&rec.header_pairs(), &m, &bindings, &mut out);
+        assert!(out.is_empty(), "{line}: {out:?}");
+        n += 1;
+    }
+    assert_eq!(n, 3);
+}
+
+include!("../../tests/support/header_cases.rs");
+
+#[test]
+fn header_cases_case_base64_and_number_spelling() {
+    for c in header_cases::cases() {
+        let m = msg_of(c.body.as_bytes());
+        let bindings: Vec<ParamBinding> = c
+            .params
+            .iter()
+            .map(|(h, p)| ParamBinding {
+                header: (*h).into(),
+                path: vec![(*p).into()],
+            })
+            .collect();
+        let mut out = Vec::new();
+        headers::check_msg(&c.headers, &m, &bindings, &mut out);
+        let got: Vec<&str> = out.iter().map(|v| v.rule.name()).collect();
+        assert_eq!(got, c.expect, "{}: {out:?}", c.what);
+        assert!(out.iter().all(|v| v.rule.code() == -32020), "{}", c.what);
+    }
+}
+
+#[test]
+fn multibyte_header_names_do_not_panic() {
+    let m = msg_of(header_cases::BODY_CALL.as_bytes());
+    let mut out = Vec::new();
+    let h = [
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "get_weather"),
+        ("mcp-paraé-x", "1"),
+        ("é", "x"),
+    ];
+    headers::check_msg(&h, &m, &[], &mut out);
+    assert!(out.is_empty(), "{out:?}");
+}

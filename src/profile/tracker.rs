@@ -1,0 +1,220 @@
+//! A bounded table of in-flight request ids per sender (spec digest §2.3): flags a request id
+//! the same sender still has in flight, a legacy request id the sender already used in this
+//! session, and a response whose id matches no in-flight request of the peer.
+//!
+//! Ids are compared as JSON values: strings after unescaping, integers by their text, and a
+//! string never equals an integer (`1` and `"1"` are different ids).
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::{Direction, Revision};
+
+#[derive(Clone, Debug)]
+struct Entry {
+    method: String,
+    revision: Option<Revision>,
+    tasks_declared: bool,
+    cancelled: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Side {
+    map: HashMap<String, Entry>,
+    order: VecDeque<String>,
+    /// Completed legacy request ids of this session (bounded, oldest forgotten first).
+    used: HashSet<String>,
+    used_order: VecDeque<String>,
+}
+
+impl Side {
+    fn remember_used(&mut self, key: String, max: usize) {
+        if self.used.insert(key.clone()) {
+            self.used_order.push_back(key);
+            while self.used.len() > max {
+                match self.used_order.pop_front() {
+                    Some(k) => {
+                        self.used.remove(&k);
+                    }
+                    None => break,
+                }
+            }
+        }
+    }
+}
+
+/// Verdict on a request id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RequestId {
+    /// Not in flight and (legacy) not used before in this session.
+    Fresh,
+    /// The same sender still has a request with this id in flight.
+    InFlight,
+    /// Legacy: the same sender already used this id in this session.
+    Reused,
+}
+
+/// True when `rev` forbids id reuse within a session (every revision before 2026-07-28;
+/// `None` is the legacy union).
+fn legacy(rev: Option<Revision>) -> bool {
+    rev.is_none_or(|r| !r.is_modern())
+}
+
+/// Outcome of matching a response id.
+pub(crate) enum Response {
+    /// The request was in flight; its method and revision.
+    Matched {
+        method: String,
+        revision: Option<Revision>,
+        /// The request's `_meta` client capabilities declared the Tasks extension.
+        tasks_declared: bool,
+    },
+    /// No such request in flight (and nothing was evicted, so the verdict is sure).
+    Unknown,
+    /// Not judged (the table has evicted entries, so the request may have been dropped).
+    NotTracked,
+}
+
+/// In-flight requests of both senders of one connection, at most `max` per sender.
+///
+/// When a sender has `max` requests in flight, its oldest is evicted; from then on a
+/// response with an unknown id is no longer reported (the request may have been evicted),
+/// so the tracker never reports a false [`UnknownResponseId`](super::Rule::UnknownResponseId).
+/// For legacy requests it also remembers up to `max` completed ids per sender, to flag
+/// [`ReusedRequestId`](super::Rule::ReusedRequestId); a forgotten id is never reported.
+/// Memory is O(`max`) per sender.
+#[derive(Clone, Debug)]
+pub struct Tracker {
+    max: usize,
+    client: Side,
+    server: Side,
+    evicted: u64,
+}
+
+impl Tracker {
+    /// A tracker holding at most `max` in-flight requests per sender (`max` is raised to 1).
+    pub fn new(max: usize) -> Self {
+        Self {
+            max: max.max(1),
+            client: Side::default(),
+            server: Side::default(),
+            evicted: 0,
+        }
+    }
+    /// Requests the sender on `dir`'s side has in flight (`0` for `Unknown`).
+    pub fn in_flight(&self, dir: Direction) -> usize {
+        match dir {
+            Direction::ClientToServer => self.client.map.len(),
+            Direction::ServerToClient => self.server.map.len(),
+            Direction::Unknown => 0,
+        }
+    }
+    /// How many in-flight entries were evicted because the table was full.
+    pub fn evicted(&self) -> u64 {
+        self.evicted
+    }
+
+    fn side(&mut self, sender: Direction) -> Option<&mut Side> {
+        match sender {
+            Direction::ClientToServer => Some(&mut self.client),
+            Direction::ServerToClient => Some(&mut self.server),
+            Direction::Unknown => None,
+        }
+    }
+
+    /// Forgets every in-flight request (a legacy `initialize` starts a new session).
+    pub fn reset(&mut self) {
+        self.client = Side::default();
+        self.server = Side::default();
+        self.evicted = 0;
+    }
+
+    /// Records a request sent on `dir` under revision `revision` (`None` = legacy union);
+    /// says whether its id is fresh, in flight, or (legacy) already used in this session.
+    pub(crate) fn on_request(
+        &mut self,
+        dir: Direction,
+        key: String,
+        method: &str,
+        revision: Option<Revision>,
+        tasks_declared: bool,
+    ) -> RequestId {
+        let max = self.max;
+        let mut evicted = 0;
+        let Some(side) = self.side(dir) else {
+            return RequestId::Fresh;
+        };
+        let verdict = match side.map.get(&key) {
+            Some(e) if !e.cancelled => RequestId::InFlight,
+            Some(_) if legacy(revision) => RequestId::Reused,
+            _ if legacy(revision) && side.used.contains(&key) => RequestId::Reused,
+            _ => RequestId::Fresh,
+        };
+        if !side.map.contains_key(&key) {
+            while side.map.len() >= max {
+                match side.order.pop_front() {
+                    Some(k) => {
+                        if side.map.remove(&k).is_some() {
+                            evicted += 1;
+                        }
+                    }
+                    None => break,
+                }
+            }
+            side.order.push_back(key.clone());
+        }
+        if verdict != RequestId::InFlight {
+            side.map.insert(
+                key,
+                Entry {
+                    method: method.to_owned(),
+                    revision,
+                    tasks_declared,
+                    cancelled: false,
+                },
+            );
+        }
+        if side.order.len() > 2 * max + 16 {
+            let map = &side.map;
+            side.order.retain(|k| map.contains_key(k));
+        }
+        self.evicted += evicted;
+        verdict
+    }
+
+    /// Matches a response sent on `dir` against the peer's in-flight requests.
+    pub(crate) fn on_response(&mut self, dir: Direction, key: &str) -> Response {
+        let evicted = self.evicted;
+        let max = self.max;
+        let Some(side) = self.side(dir.reverse()) else {
+            return Response::NotTracked;
+        };
+        match side.map.remove(key) {
+            Some(e) => {
+                if legacy(e.revision) {
+                    side.remember_used(key.to_owned(), max);
+                }
+                Response::Matched {
+                    method: e.method,
+                    revision: e.revision,
+                    tasks_declared: e.tasks_declared,
+                }
+            }
+            None if evicted == 0 => Response::Unknown,
+            None => Response::NotTracked,
+        }
+    }
+
+    /// `notifications/cancelled` sent on `dir` for `key`: the sender's own request (or, for
+    /// a 2026 server ending a listen stream, the peer's) may now stay unanswered; a late
+    /// response is still accepted and the id may be reused.
+    pub(crate) fn on_cancel(&mut self, dir: Direction, key: &str) {
+        for d in [dir, dir.reverse()] {
+            if let Some(side) = self.side(d)
+                && let Some(e) = side.map.get_mut(key)
+            {
+                e.cancelled = true;
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,749 @@
+//! The rule engine: judges one [`Msg`] under the effective revision.
+
+use super::meta;
+use super::methods::{self, Lookup};
+use super::msg::{self, Kind, Msg};
+use super::tracker::{RequestId, Response, Tracker};
+use super::{Direction, Era, Profile, Revision, Rule, Validator, Violation};
+use crate::envelope::Shape;
+use crate::error::ErrorKind;
+
+/// Methods whose result may be `input_required` ([MRTR] Supported Requests).
+const MRTR_METHODS: &[&str] = &["tools/call", "prompts/get", "resources/read"];
+/// Methods allowed inside `inputRequests` ([MRTR], [TS] InputRequest).
+const INPUT_REQUEST_METHODS: &[&str] =
+    &["elicitation/create", "sampling/createMessage", "roots/list"];
+/// 2026-07-28 notifications that only travel on a `subscriptions/listen` stream.
+const LISTEN_NOTIFICATIONS: &[&str] = &[
+    "notifications/subscriptions/acknowledged",
+    "notifications/tools/list_changed",
+    "notifications/prompts/list_changed",
+    "notifications/resources/list_changed",
+    "notifications/resources/updated",
+    "notifications/tasks",
+];
+
+fn push(out: &mut Vec<Violation>, rule: Rule, offset: usize, msg: impl Into<String>) {
+    out.push(Violation::new(rule, offset, msg));
+}
+
+fn batch_allowed(profile: Profile) -> bool {
+    matches!(
+        profile,
+        Profile::V2025_03_26 | Profile::Legacy | Profile::Auto
+    )
+}
+
+pub(crate) fn check(
+    v: &mut Validator,
+    m: &Msg<'_>,
+    mut tracked: Option<(&mut Tracker, Direction)>,
+    out: &mut Vec<Violation>,
+) {
+    if m.shape == Shape::Batch {
+        check_batch(v, m, tracked, out);
+        return;
+    }
+    if let Some(e) = m.invalid {
+        out.push(Violation::from_error(&e));
+        return;
+    }
+    if m.shape == Shape::Invalid {
+        push(
+            out,
+            Rule::Core(ErrorKind::NoShape),
+            0,
+            "not a valid JSON-RPC message",
+        );
+        return;
+    }
+
+    // Match responses first: a response is judged under its request's revision.
+    let mut request: Option<Request> = None;
+    if let Some((t, dir)) = tracked.as_mut()
+        && matches!(m.shape, Shape::Result | Shape::Error)
+        && let Some(key) = m.id_key()
+    {
+        {
+            match t.on_response(*dir, &key) {
+                Response::Matched {
+                    method,
+                    revision,
+                    tasks_declared,
+                } => {
+                    request = Some(Request {
+                        method,
+                        revision,
+                        tasks_declared,
+                    })
+                }
+                Response::Unknown => push(
+                    out,
+                    Rule::UnknownResponseId,
+                    m.id.map_or(0, |s| s.start()),
+                    format!(
+                        "response id {} matches no in-flight request",
+                        m.id_text().unwrap_or("?")
+                    ),
+                ),
+                Response::NotTracked => {}
+            }
+        }
+    }
+
+    let rev = effective_revision(v, m, request.as_ref().map(|r| r.revision));
+    let strict = rev == Some(Revision::V2026_07_28);
+    let dir = v.direction;
+
+    if strict && let Some(k) = m.case_variant {
+        push(
+            out,
+            Rule::CaseVariantKey,
+            k.start().saturating_sub(1),
+            format!(
+                "key {:?} differs from an envelope key only in case",
+                String::from_utf8_lossy(k.slice(m.frame))
+            ),
+        );
+    }
+
+    match m.shape {
+        Shape::Request => check_request(v, m, rev, dir, out),
+        Shape::Notification => check_notification(v, m, rev, dir, out),
+        Shape::Result => check_result(v, m, rev, dir, request.as_ref(), out),
+        Shape::Error => check_error(m, rev, dir, out),
+        _ => {}
+    }
+    check_meta_keys(m, rev, v.tasks_extension, out);
+
+    if let Some((t, dir)) = tracked {
+        match m.shape {
+            Shape::Request => {
+                if m.method.as_deref() == Some("initialize") {
+                    // A legacy `initialize` starts a new session: ids may start over.
+                    t.reset();
+                }
+                if let (Some(key), Some(method)) = (m.id_key(), m.method.as_deref()) {
+                    let id_off = m.id.map_or(0, |s| s.start());
+                    let id = m.id_text().unwrap_or("?");
+                    match t.on_request(dir, key, method, rev, declares_tasks(m)) {
+                        RequestId::Fresh => {}
+                        RequestId::InFlight => push(
+                            out,
+                            Rule::DuplicateRequestId,
+                            id_off,
+                            format!("request id {id} is already in flight"),
+                        ),
+                        RequestId::Reused => push(
+                            out,
+                            Rule::ReusedRequestId,
+                            id_off,
+                            format!(
+                                "request id {id} was already used in this session (legacy revisions never reuse ids)"
+                            ),
+                        ),
+                    }
+                }
+            }
+            Shape::Notification if m.method.as_deref() == Some("notifications/cancelled") => {
+                if let Some(s) = m.param("requestId") {
+                    let key = match m.kind_at(s) {
+                        Some(Kind::String) => m.str_at(s).map(|d| format!("s:{d}")),
+                        Some(Kind::Number) => std::str::from_utf8(s.slice(m.frame))
+                            .ok()
+                            .map(|n| format!("n:{n}")),
+                        _ => None,
+                    };
+                    if let Some(key) = key {
+                        t.on_cancel(dir, &key);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The request a response answers (from the tracker).
+struct Request {
+    method: String,
+    revision: Option<Revision>,
+    tasks_declared: bool,
+}
+
+/// True when the request's `_meta` client capabilities declare the Tasks extension
+/// (`io.modelcontextprotocol/clientCapabilities.extensions["io.modelcontextprotocol/tasks"]`).
+fn declares_tasks(m: &Msg<'_>) -> bool {
+    m.meta_get(meta::CLIENT_CAPABILITIES)
+        .and_then(|caps| msg::get(m.frame, caps, "extensions"))
+        .and_then(|ext| msg::get(m.frame, ext, meta::TASKS_EXTENSION))
+        .is_some()
+}
+
+fn check_batch(
+    v: &mut Validator,
+    m: &Msg<'_>,
+    mut tracked: Option<(&mut Tracker, Direction)>,
+    out: &mut Vec<Violation>,
+) {
+    let start = m
+        .frame
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(0);
+    let allowed = batch_allowed(v.profile) && !(v.profile == Profile::Auto && v.era == Era::Modern);
+    if !allowed {
+        push(
+            out,
+            Rule::Core(ErrorKind::Batch),
+            start,
+            "JSON-RPC batches are not allowed by this profile",
+        );
+        return;
+    }
+    let mut any = false;
+    for el in m.env.batch_elements().into_iter().flatten() {
+        any = true;
+        let bytes = el.slice(m.frame);
+        match crate::envelope::parse(bytes) {
+            Err(e) => out.push(Violation::from_error(&e.shifted(el.start()))),
+            Ok(env) => {
+                if env.shape() == Shape::Batch {
+                    push(
+                        out,
+                        Rule::Core(ErrorKind::Batch),
+                        el.start(),
+                        "nested batch",
+                    );
+                    continue;
+                }
+                let inner = Msg::from_envelope(&env);
+                let mut sub = Vec::new();
+                let t = tracked.as_mut().map(|(t, d)| (&mut **t, *d));
+                check(v, &inner, t, &mut sub);
+                for mut s in sub {
+                    s.offset += el.start();
+                    out.push(s);
+                }
+            }
+        }
+    }
+    if !any {
+        push(
+            out,
+            Rule::Core(ErrorKind::EmptyBatch),
+            start,
+            "empty JSON-RPC batch",
+        );
+    }
+}
+
+/// The revision whose rules apply to this message (`None` = legacy union), updating the
+/// auto profile's era.
+fn effective_revision(
+    v: &mut Validator,
+    m: &Msg<'_>,
+    request_rev: Option<Option<Revision>>,
+) -> Option<Revision> {
+    match v.profile {
+        Profile::Legacy => return None,
+        Profile::Auto => {}
+        p => return p.revision(),
+    }
+    let by_era = |era: Era| match era {
+        Era::Modern => Some(Revision::V2026_07_28),
+        Era::Legacy(r) => r,
+        Era::Undecided => None,
+    };
+    match m.shape {
+        Shape::Request => {
+            if let Some(s) = m.meta_get(meta::PROTOCOL_VERSION)
+                && let Some(pv) = m.str_at(s)
+            {
+                let rev = Revision::from_version(&pv).unwrap_or(Revision::V2026_07_28);
+                v.era = if rev.is_modern() {
+                    Era::Modern
+                } else {
+                    Era::Legacy(Some(rev))
+                };
+                return Some(rev);
+            }
+            if m.method.as_deref() == Some("initialize") {
+                let rev = m
+                    .param("protocolVersion")
+                    .and_then(|s| m.str_at(s))
+                    .and_then(|pv| Revision::from_version(&pv))
+                    .filter(|r| !r.is_modern());
+                v.era = Era::Legacy(rev);
+                return rev;
+            }
+            by_era(v.era)
+        }
+        Shape::Result | Shape::Error => {
+            if let Some(r) = request_rev {
+                return r;
+            }
+            if m.shape == Shape::Result {
+                if m.result_member("resultType").is_some() {
+                    v.era = Era::Modern;
+                } else if let Some(pv) =
+                    m.result_member("protocolVersion").and_then(|s| m.str_at(s))
+                {
+                    v.era = Era::Legacy(Revision::from_version(&pv).filter(|r| !r.is_modern()));
+                }
+            }
+            by_era(v.era)
+        }
+        _ => by_era(v.era),
+    }
+}
+
+fn from_client(dir: Direction) -> Option<bool> {
+    match dir {
+        Direction::ClientToServer => Some(true),
+        Direction::ServerToClient => Some(false),
+        Direction::Unknown => None,
+    }
+}
+
+fn check_request(
+    v: &Validator,
+    m: &Msg<'_>,
+    rev: Option<Revision>,
+    dir: Direction,
+    out: &mut Vec<Violation>,
+) {
+    let strict = rev == Some(Revision::V2026_07_28);
+    let method = m.method.as_deref().unwrap_or("");
+    let moff = m.method_span.map_or(0, |s| s.start());
+    let rev_name = rev.map_or("legacy", Revision::as_str);
+    if method.starts_with("notifications/") {
+        push(
+            out,
+            Rule::NotificationWithId,
+            m.id.map_or(moff, |s| s.start()),
+            format!("notification {method:?} carries an id"),
+        );
+    } else if strict && dir == Direction::ServerToClient {
+        push(
+            out,
+            Rule::ServerRequest,
+            moff,
+            format!("server sent request {method:?}; 2026-07-28 servers never send requests"),
+        );
+    } else {
+        match methods::lookup(rev, method, true, from_client(dir), v.tasks_extension) {
+            Lookup::Known => {}
+            Lookup::WrongDirection => push(
+                out,
+                Rule::WrongDirection,
+                moff,
+                format!("request {method:?} is not sent in direction {dir} in {rev_name}"),
+            ),
+            Lookup::Removed => push(
+                out,
+                Rule::RemovedMethod,
+                moff,
+                format!("method {method:?} was removed in 2026-07-28"),
+            ),
+            // Legacy method sets are open in practice (the legacy docs themselves use
+            // illustrative names such as `some_method`); only 2026-07-28 is judged closed.
+            Lookup::WrongKind | Lookup::Unknown if !strict => {}
+            Lookup::WrongKind | Lookup::Unknown => push(
+                out,
+                Rule::UnknownMethod,
+                moff,
+                format!("method {method:?} is not a {rev_name} request"),
+            ),
+        }
+    }
+    if !strict {
+        return;
+    }
+    let at = m.meta.or(m.params).map_or(moff, |s| s.start());
+    match m.meta_get(meta::PROTOCOL_VERSION) {
+        None => push(
+            out,
+            Rule::MissingProtocolVersion,
+            at,
+            "request params._meta lacks \"io.modelcontextprotocol/protocolVersion\"",
+        ),
+        Some(s) => match m.str_at(s) {
+            None => push(
+                out,
+                Rule::ReservedMetaValue,
+                s.start(),
+                "\"io.modelcontextprotocol/protocolVersion\" is not a string",
+            ),
+            Some(pv) if pv != Revision::V2026_07_28.as_str() => push(
+                out,
+                Rule::UnsupportedProtocolVersion,
+                s.start(),
+                format!("protocol version {pv:?} is not supported (supported: 2026-07-28)"),
+            ),
+            Some(_) => {}
+        },
+    }
+    match m.meta_get(meta::CLIENT_CAPABILITIES) {
+        None => push(
+            out,
+            Rule::MissingClientCapabilities,
+            at,
+            "request params._meta lacks \"io.modelcontextprotocol/clientCapabilities\"",
+        ),
+        Some(s) if m.kind_at(s) != Some(Kind::Object) => push(
+            out,
+            Rule::ReservedMetaValue,
+            s.start(),
+            "\"io.modelcontextprotocol/clientCapabilities\" is not an object",
+        ),
+        Some(_) => {}
+    }
+}
+
+fn check_notification(
+    v: &Validator,
+    m: &Msg<'_>,
+    rev: Option<Revision>,
+    dir: Direction,
+    out: &mut Vec<Violation>,
+) {
+    let strict = rev == Some(Revision::V2026_07_28);
+    let method = m.method.as_deref().unwrap_or("");
+    let moff = m.method_span.map_or(0, |s| s.start());
+    let rev_name = rev.map_or("legacy", Revision::as_str);
+    if methods::is_request_method(rev, method, v.tasks_extension) {
+        push(
+            out,
+            Rule::RequestWithoutId,
+            moff,
+            format!("request method {method:?} without an id"),
+        );
+        return;
+    }
+    match methods::lookup(rev, method, false, from_client(dir), v.tasks_extension) {
+        Lookup::WrongDirection => push(
+            out,
+            Rule::WrongDirection,
+            moff,
+            format!("notification {method:?} is not sent in direction {dir} in {rev_name}"),
+        ),
+        Lookup::Removed => push(
+            out,
+            Rule::RemovedMethod,
+            moff,
+            format!("notification {method:?} was removed in 2026-07-28"),
+        ),
+        Lookup::Known | Lookup::WrongKind | Lookup::Unknown => {}
+    }
+    if strict
+        && (method == "notifications/subscriptions/acknowledged"
+            || (v.listen_stream && LISTEN_NOTIFICATIONS.contains(&method)))
+        && m.meta_get(meta::SUBSCRIPTION_ID).is_none()
+    {
+        push(
+            out,
+            Rule::MissingSubscriptionId,
+            m.meta.or(m.params).map_or(moff, |s| s.start()),
+            format!("{method:?} lacks _meta \"io.modelcontextprotocol/subscriptionId\""),
+        );
+    }
+}
+
+fn check_result(
+    v: &Validator,
+    m: &Msg<'_>,
+    rev: Option<Revision>,
+    dir: Direction,
+    request: Option<&Request>,
+    out: &mut Vec<Violation>,
+) {
+    let request_method = request.map(|r| r.method.as_str());
+    let strict = rev == Some(Revision::V2026_07_28);
+    let roff = m.result.map_or(0, |s| s.start());
+    if strict && dir == Direction::ClientToServer {
+        push(
+            out,
+            Rule::ClientResponse,
+            roff,
+            "client sent a response; 2026-07-28 clients never send responses",
+        );
+    }
+    if !strict {
+        return;
+    }
+    let rt = match m.result_member("resultType") {
+        None => {
+            push(
+                out,
+                Rule::MissingResultType,
+                roff,
+                "result lacks \"resultType\"",
+            );
+            None
+        }
+        Some(s) => match m.str_at(s) {
+            None => {
+                push(
+                    out,
+                    Rule::UnknownResultType,
+                    s.start(),
+                    "\"resultType\" is not a string",
+                );
+                None
+            }
+            Some(t) => {
+                if t != "complete"
+                    && t != "input_required"
+                    && !v.result_types.iter().any(|d| *d == *t)
+                {
+                    push(
+                        out,
+                        Rule::UnknownResultType,
+                        s.start(),
+                        format!("unknown resultType {t:?}"),
+                    );
+                }
+                Some((t, s))
+            }
+        },
+    };
+    if let Some((t, s)) = &rt
+        && t == "input_required"
+    {
+        check_input_required(m, s.start(), out);
+        if let Some(rm) = request_method
+            && !MRTR_METHODS.contains(&rm)
+        {
+            push(
+                out,
+                Rule::InputRequiredNotAllowed,
+                s.start(),
+                format!(
+                    "input_required answers {rm:?}; only tools/call, prompts/get and resources/read may"
+                ),
+            );
+        }
+    }
+    if let Some((t, s)) = &rt
+        && t == "task"
+        && let Some(r) = request
+        && v.result_types.iter().any(|d| d == "task")
+    {
+        if r.method != "tools/call" {
+            push(
+                out,
+                Rule::TaskResultNotAllowed,
+                s.start(),
+                format!(
+                    "resultType \"task\" answers {:?}; only tools/call may be answered with a task",
+                    r.method
+                ),
+            );
+        } else if !r.tasks_declared {
+            push(
+                out,
+                Rule::TaskResultNotAllowed,
+                s.start(),
+                "resultType \"task\" answers a tools/call that did not declare the io.modelcontextprotocol/tasks extension",
+            );
+        }
+    }
+    if request_method == Some("subscriptions/listen") && m.meta_get(meta::SUBSCRIPTION_ID).is_none()
+    {
+        push(
+            out,
+            Rule::MissingSubscriptionId,
+            m.meta
+                .unwrap_or_else(|| m.result.unwrap_or_default())
+                .start(),
+            "subscriptions/listen result lacks _meta \"io.modelcontextprotocol/subscriptionId\"",
+        );
+    }
+}
+
+fn check_input_required(m: &Msg<'_>, rt_off: usize, out: &mut Vec<Violation>) {
+    let reqs = m.result_member("inputRequests");
+    if reqs.is_none() && m.result_member("requestState").is_none() {
+        push(
+            out,
+            Rule::InputRequiredShape,
+            rt_off,
+            "input_required result has neither inputRequests nor requestState",
+        );
+        return;
+    }
+    let Some(reqs) = reqs else { return };
+    if m.kind_at(reqs) != Some(Kind::Object) {
+        push(
+            out,
+            Rule::InputRequiredShape,
+            reqs.start(),
+            "inputRequests is not an object",
+        );
+        return;
+    }
+    for r in crate::envelope::members(m.frame, reqs) {
+        if m.kind_at(r.value) != Some(Kind::Object) {
+            push(
+                out,
+                Rule::InputRequiredShape,
+                r.value.start(),
+                format!("inputRequests[{:?}] is not an object", r.key),
+            );
+            continue;
+        }
+        match msg::get(m.frame, r.value, "method").map(|s| (s, m.str_at(s))) {
+            Some((s, Some(meth))) => {
+                if !INPUT_REQUEST_METHODS.contains(&&*meth) {
+                    push(
+                        out,
+                        Rule::InputRequestMethod,
+                        s.start(),
+                        format!(
+                            "inputRequests[{:?}] method {meth:?} is not elicitation/create, sampling/createMessage or roots/list",
+                            r.key
+                        ),
+                    );
+                }
+            }
+            Some((s, None)) => push(
+                out,
+                Rule::InputRequiredShape,
+                s.start(),
+                format!("inputRequests[{:?}].method is not a string", r.key),
+            ),
+            None => push(
+                out,
+                Rule::InputRequiredShape,
+                r.value.start(),
+                format!("inputRequests[{:?}] has no method", r.key),
+            ),
+        }
+    }
+}
+
+fn check_error(m: &Msg<'_>, rev: Option<Revision>, dir: Direction, out: &mut Vec<Violation>) {
+    let strict = rev == Some(Revision::V2026_07_28);
+    let eoff = m.error.map_or(0, |s| s.start());
+    if strict && dir == Direction::ClientToServer {
+        push(
+            out,
+            Rule::ClientResponse,
+            eoff,
+            "client sent an error response; 2026-07-28 clients never send responses",
+        );
+    }
+    if strict
+        && let Some(id) = m.id
+        && m.kind_at(id) == Some(Kind::Null)
+    {
+        push(
+            out,
+            Rule::NullErrorId,
+            id.start(),
+            "\"id\": null; 2026-07-28 omits the id when the request's id was unreadable",
+        );
+    }
+    let Some((code, s)) = m.error_code() else {
+        return;
+    };
+    if !(-32768..=-32000).contains(&code) || matches!(code, -32700 | -32603..=-32600) {
+        return;
+    }
+    let reason = if (-32099..=-32000).contains(&code) {
+        if !strict {
+            return;
+        }
+        match code {
+            -32022..=-32020 => return,
+            -32002 => {
+                "-32002 (resource not found) must not be emitted by 2026-07-28 implementations"
+            }
+            -32042 => {
+                "-32042 (URL elicitation required) must not be emitted by 2026-07-28 implementations"
+            }
+            -32019..=-32000 => return,
+            _ => "codes -32023..-32099 are reserved for future MCP errors",
+        }
+    } else {
+        "codes -32768..-32100 are reserved by JSON-RPC 2.0 and not defined"
+    };
+    push(
+        out,
+        Rule::ReservedErrorCode,
+        s.start(),
+        format!("error code {code}: {reason}"),
+    );
+}
+
+fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, tasks_ext: bool, out: &mut Vec<Violation>) {
+    let Some(meta_span) = m.meta else { return };
+    let strict = rev == Some(Revision::V2026_07_28);
+    for mem in crate::envelope::members(m.frame, meta_span) {
+        let key: &str = &mem.key;
+        let koff = mem.key_span.start().saturating_sub(1);
+        match key {
+            "progressToken" => {
+                if !(m.kind_at(mem.value) == Some(Kind::String) || m.is_integer(mem.value)) {
+                    push(
+                        out,
+                        Rule::ReservedMetaValue,
+                        mem.value.start(),
+                        "\"progressToken\" is not a string or integer",
+                    );
+                }
+                continue;
+            }
+            "traceparent" | "tracestate" | "baggage" if strict => {
+                if m.kind_at(mem.value) != Some(Kind::String) {
+                    push(
+                        out,
+                        Rule::ReservedMetaValue,
+                        mem.value.start(),
+                        format!("{key:?} is not a string"),
+                    );
+                }
+                continue;
+            }
+            meta::SUBSCRIPTION_ID if strict => {
+                if !(m.kind_at(mem.value) == Some(Kind::String) || m.is_integer(mem.value)) {
+                    push(
+                        out,
+                        Rule::ReservedMetaValue,
+                        mem.value.start(),
+                        "\"io.modelcontextprotocol/subscriptionId\" is not a string or integer",
+                    );
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let Some(r) = rev.filter(|r| meta::has_grammar(*r)) else {
+            continue;
+        };
+        match meta::parse_key(key) {
+            None => push(
+                out,
+                Rule::MetaKeyGrammar,
+                koff,
+                format!("_meta key {key:?} breaks the key grammar"),
+            ),
+            Some((labels, _)) => {
+                if meta::is_reserved_prefix(r, &labels)
+                    && !meta::is_defined(r, key)
+                    && !(strict && tasks_ext && key.starts_with("io.modelcontextprotocol/"))
+                {
+                    push(
+                        out,
+                        Rule::ReservedMetaKey,
+                        koff,
+                        format!(
+                            "_meta key {key:?} uses an MCP-reserved prefix but is not defined by {r}"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! Error replies: exact bytes and HTTP status for rejected messages.
+
+use mcpwire::profile::{
+    Direction, Profile, Rule, Validator, Violation, error_reply, missing_capability_reply,
+};
+
+fn first_violation(profile: Profile, frame: &[u8]) -> (Option<mcpwire::Envelope<'_>>, Violation) {
+    let mut v = Validator::new(profile, Direction::ClientToServer);
+    let mut out = Vec::new();
+    let env = match mcpwire::parse(frame) {
+        Ok(env) => {
+            v.check(&env, &mut out);
+            Some(env)
+        }
+        Err(e) => {
+            v.check_parse_error(&e, &mut out);
+            None
+        }
+    };
+    (env, out.into_iter().next().expect("a violation"))
+}
+
+#[test]
+fn missing_meta_is_invalid_params_400_with_the_request_id() {
+    let frame = br#"{"jsonrpc":"2.0","id":"req-7","method":"tools/list","params":{}}"#;
+    let (env, v) = first_violation(Profile::V2026_07_28, frame);
+    assert_eq!(v.rule, Rule::MissingProtocolVersion);
+    let r = error_reply(env.as_ref(), &v);
+    assert_eq!(r.http_status, 400);
+    let expected = format!(
+        r#"{{"jsonrpc":"2.0","id":"req-7","error":{{"code":-32602,"message":{}}}}}"#,
+        serde_json::to_string(&v.message).unwrap()
+    );
+    assert_eq!(String::from_utf8(r.body).unwrap(), expected);
+}
+
+#[test]
+fn unsupported_version_carries_supported_and_requested() {
+    let frame = br#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let (env, v) = first_violation(Profile::V2026_07_28, frame);
+    assert_eq!(v.rule, Rule::UnsupportedProtocolVersion);
+    let r = error_reply(env.as_ref(), &v);
+    assert_eq!(r.http_status, 400);
+    let body: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(body["id"], 3);
+    assert_eq!(body["error"]["code"], -32022);
+    assert_eq!(
+        body["error"]["data"]["supported"],
+        serde_json::json!(["2026-07-28"])
+    );
+    assert_eq!(body["error"]["data"]["requested"], "2099-01-01");
+}
+
+#[test]
+fn removed_method_is_404_and_not_json_has_no_id() {
+    let frame = br#"{"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let (env, v) = first_violation(Profile::V2026_07_28, frame);
+    assert_eq!(v.rule, Rule::RemovedMethod);
+    let r = error_reply(env.as_ref(), &v);
+    assert_eq!(r.http_status, 404);
+    assert!(
+        r.body
+            .starts_with(br#"{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"#)
+    );
+
+    let (env, v) = first_violation(Profile::V2026_07_28, br#"{"jsonrpc":"2.0","id":9,"#);
+    assert!(env.is_none());
+    assert_eq!(v.rule.code(), -32700);
+    let r = error_reply(None, &v);
+    assert_eq!(r.http_status, 400);
+    assert!(
+        r.body
+            .starts_with(br#"{"jsonrpc":"2.0","error":{"code":-32700,"#)
+    );
+}
+
+#[test]
+fn missing_capability_reply_names_the_capabilities() {
+    let frame = br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"x"}}"#;
+    let env = mcpwire::parse(frame).unwrap();
+    let r = missing_capability_reply(&env, &serde_json::json!({"elicitation": {}}));
+    assert_eq!(r.http_status, 400);
+    assert_eq!(
+        String::from_utf8(r.body).unwrap(),
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32021,"message":"Missing required client capability","data":{"requiredCapabilities":{"elicitation":{}}}}}"#
+    );
+}
