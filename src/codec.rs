@@ -1,1 +1,763 @@
-//! tokio-util `Decoder`/`Encoder` adapters over the framing layer (feature `codec`).
+//! tokio-util `Decoder`/`Encoder` adapters over the sans-I/O [`framing`](crate::framing) layer
+//! (feature `codec`, on by default).
+//!
+//! | codec | transport | item | parses the envelope |
+//! |---|---|---|---|
+//! | [`NdjsonCodec`] | stdio (one message per line) | [`Frame`] | yes |
+//! | [`NdjsonRawCodec`] | stdio | [`RawFrame`] | no (framing only, e.g. a forwarding proxy) |
+//! | [`SseCodec`] | `text/event-stream` | [`SseFrame`] | yes for message events (configurable) |
+//! | [`BodyCodec`] | one HTTP body | [`Frame`] | yes |
+//!
+//! Frames are zero-copy: the decoder hands out `BytesMut::split_to(..).freeze()` of the read
+//! buffer (SSE events with one `data:` line too; joined multi-line data is copied).
+//!
+//! # Errors: item or `Err`
+//!
+//! A `FramedRead` ends the stream after the first decoder `Err` (tokio-util's `Decoder`
+//! contract). So a frame that is bad but skippable is an *item* that carries its error:
+//! malformed JSON ([`FrameFault::Envelope`]), an oversize line or event, or an unterminated
+//! last line / event ([`FrameFault::Framing`]). Decoder `Err` ([`CodecError`]) is only for I/O
+//! errors and fatal limits: an HTTP body over its limit, and an oversize NDJSON line when
+//! [`OnOversize::Fatal`] is chosen.
+
+use std::io;
+
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use tokio_util::codec::{Decoder, Encoder};
+
+use crate::envelope::{OwnedEnvelope, Parser};
+use crate::error::Error;
+use crate::framing::body::BodyFramer;
+use crate::framing::ndjson::NdjsonFramer;
+use crate::framing::sse::SseFramer;
+use crate::framing::{FrameError, FrameErrorKind, Status};
+
+/// A decoder or encoder error: I/O, or a fatal framing error.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CodecError {
+    /// The underlying reader or writer failed.
+    #[error("I/O error: {0}")]
+    Io(#[from] io::Error),
+    /// A fatal framing error (decoder) or a frame the encoder cannot write
+    /// ([`FrameErrorKind::UnencodableFrame`]).
+    #[error("{0}")]
+    Frame(FrameError),
+}
+
+/// Why a frame item carries no envelope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameFault {
+    /// A framing problem (oversize, unterminated); the item's bytes are what was kept (empty
+    /// for discarded frames, the leftover bytes of an unterminated line).
+    Framing(FrameError),
+    /// The frame is not well-formed JSON or breaks an envelope rule that makes it unreadable
+    /// (see [`Parser::parse`]); the error offset is relative to the frame.
+    Envelope(Error),
+}
+
+impl std::fmt::Display for FrameFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FrameFault::Framing(e) => e.fmt(f),
+            FrameFault::Envelope(e) => e.fmt(f),
+        }
+    }
+}
+
+/// What to do with an NDJSON line over the limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnOversize {
+    /// Yield an item carrying [`FrameErrorKind::FrameTooLarge`], discard the line, go on.
+    #[default]
+    Report,
+    /// Return a decoder `Err` (ends a `FramedRead` stream).
+    Fatal,
+}
+
+// ===== RawFrame / Frame =====
+
+/// A framed but unparsed frame (from [`NdjsonRawCodec`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawFrame {
+    bytes: Bytes,
+    offset: u64,
+    line: u64,
+    cr_stripped: bool,
+    error: Option<FrameError>,
+}
+
+impl RawFrame {
+    /// The frame bytes (no line terminator); for an error item, the bytes kept (empty for an
+    /// oversize line, the leftover bytes for an unterminated one).
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+    /// Takes the bytes.
+    pub fn into_bytes(self) -> Bytes {
+        self.bytes
+    }
+    /// Stream offset (bytes) of the frame's first byte.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+    /// 1-based line number (0 for HTTP bodies).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+    /// True when a CR before the LF was stripped.
+    pub fn cr_stripped(&self) -> bool {
+        self.cr_stripped
+    }
+    /// The framing error, for an error item.
+    pub fn error(&self) -> Option<FrameError> {
+        self.error
+    }
+    fn from_error(e: FrameError, bytes: Bytes) -> Self {
+        Self {
+            bytes,
+            offset: e.offset(),
+            line: e.line(),
+            cr_stripped: false,
+            error: Some(e),
+        }
+    }
+}
+
+/// A frame with its parsed envelope or the reason it has none.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    offset: u64,
+    line: u64,
+    cr_stripped: bool,
+    content: Content,
+}
+
+#[derive(Clone, Debug)]
+enum Content {
+    Parsed(OwnedEnvelope),
+    Faulty(Bytes, FrameFault),
+}
+
+impl Frame {
+    /// Parses a raw frame (no parse when it carries a framing error).
+    pub fn from_raw(raw: RawFrame, parser: &Parser) -> Self {
+        let content = match raw.error {
+            Some(e) => Content::Faulty(raw.bytes, FrameFault::Framing(e)),
+            None => match OwnedEnvelope::parse(parser, raw.bytes) {
+                Ok(env) => Content::Parsed(env),
+                Err((bytes, e)) => Content::Faulty(bytes, FrameFault::Envelope(e)),
+            },
+        };
+        Self {
+            offset: raw.offset,
+            line: raw.line,
+            cr_stripped: raw.cr_stripped,
+            content,
+        }
+    }
+    /// The frame bytes, exactly as received (no terminator).
+    pub fn bytes(&self) -> &Bytes {
+        match &self.content {
+            Content::Parsed(env) => env.bytes(),
+            Content::Faulty(b, _) => b,
+        }
+    }
+    /// Takes the bytes.
+    pub fn into_bytes(self) -> Bytes {
+        match self.content {
+            Content::Parsed(env) => env.bytes().clone(),
+            Content::Faulty(b, _) => b,
+        }
+    }
+    /// The parsed envelope, or why there is none.
+    pub fn envelope(&self) -> Result<&OwnedEnvelope, FrameFault> {
+        match &self.content {
+            Content::Parsed(env) => Ok(env),
+            Content::Faulty(_, f) => Err(*f),
+        }
+    }
+    /// Stream offset (bytes) of the frame's first byte; add an envelope error's offset to get
+    /// its stream position.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+    /// 1-based line number (0 for HTTP bodies).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+    /// True when a CR before the LF was stripped.
+    pub fn cr_stripped(&self) -> bool {
+        self.cr_stripped
+    }
+}
+
+// ===== NdjsonRawCodec =====
+
+/// NDJSON (stdio) decoder/encoder yielding unparsed [`RawFrame`]s.
+#[derive(Clone, Debug, Default)]
+pub struct NdjsonRawCodec {
+    framer: NdjsonFramer,
+    on_oversize: OnOversize,
+}
+
+impl NdjsonRawCodec {
+    /// Default limit: 4 MiB per line (unlike `LinesCodec::new`, never unbounded).
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Lines longer than `max` bytes (excluding LF and a stripped CR) are oversize.
+    pub fn with_max_frame_len(max: usize) -> Self {
+        Self {
+            framer: NdjsonFramer::with_max_frame_len(max),
+            on_oversize: OnOversize::Report,
+        }
+    }
+    /// The line limit.
+    pub fn max_frame_len(&self) -> usize {
+        self.framer.max_frame_len()
+    }
+    /// Changes the line limit; it applies from the next `decode` call.
+    pub fn set_max_frame_len(&mut self, max: usize) {
+        self.framer.set_max_frame_len(max);
+    }
+    /// Sets the oversize policy.
+    pub fn on_oversize(mut self, policy: OnOversize) -> Self {
+        self.on_oversize = policy;
+        self
+    }
+    /// The sans-I/O framer (counters: frames, blank lines, CR stripped, oversize, bytes
+    /// examined).
+    pub fn framer(&self) -> &NdjsonFramer {
+        &self.framer
+    }
+}
+
+impl Decoder for NdjsonRawCodec {
+    type Item = RawFrame;
+    type Error = CodecError;
+
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<RawFrame>, CodecError> {
+        let d = self.framer.decode(src);
+        match d.status {
+            Status::Complete(Ok(f)) => {
+                // Found a line: hand its bytes out zero-copy, drop the terminator.
+                let r = f.range();
+                src.advance(r.start);
+                let bytes = src.split_to(r.len()).freeze();
+                src.advance(d.consumed - r.end);
+                Ok(Some(RawFrame {
+                    bytes,
+                    offset: f.offset(),
+                    line: f.line(),
+                    cr_stripped: f.cr_stripped(),
+                    error: None,
+                }))
+            }
+            Status::Complete(Err(e)) => {
+                src.advance(d.consumed);
+                match self.on_oversize {
+                    OnOversize::Fatal => Err(CodecError::Frame(e)),
+                    OnOversize::Report => Ok(Some(RawFrame::from_error(e, Bytes::new()))),
+                }
+            }
+            Status::Partial => {
+                // No full line yet (or discarding an oversize one).
+                src.advance(d.consumed);
+                Ok(None)
+            }
+        }
+    }
+
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<RawFrame>, CodecError> {
+        if let Some(frame) = self.decode(src)? {
+            return Ok(Some(frame));
+        }
+        let d = self.framer.finish(src);
+        match d.status {
+            Status::Complete(Err(e)) => {
+                // The leftover line: report it with its bytes, unparsed.
+                src.advance(d.consumed - e.len());
+                let bytes = src.split_to(e.len()).freeze();
+                Ok(Some(RawFrame::from_error(e, bytes)))
+            }
+            Status::Complete(Ok(_)) => unreachable!("decode returned None on the same bytes"),
+            Status::Partial => {
+                src.advance(d.consumed);
+                Ok(None)
+            }
+        }
+    }
+}
+
+fn encode_line(item: &[u8], dst: &mut BytesMut, offset: u64) -> Result<(), CodecError> {
+    if memchr::memchr(b'\n', item).is_some() {
+        return Err(CodecError::Frame(FrameError::new(
+            FrameErrorKind::UnencodableFrame,
+            offset,
+            0,
+            item.len(),
+        )));
+    }
+    dst.reserve(item.len() + 1);
+    dst.put_slice(item);
+    dst.put_u8(b'\n');
+    Ok(())
+}
+
+impl Encoder<Bytes> for NdjsonRawCodec {
+    type Error = CodecError;
+    /// Writes the frame byte-exact plus LF; a frame containing LF is
+    /// [`FrameErrorKind::UnencodableFrame`].
+    fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
+        encode_line(&item, dst, 0)
+    }
+}
+
+impl Encoder<&[u8]> for NdjsonRawCodec {
+    type Error = CodecError;
+    fn encode(&mut self, item: &[u8], dst: &mut BytesMut) -> Result<(), CodecError> {
+        encode_line(item, dst, 0)
+    }
+}
+
+// ===== NdjsonCodec =====
+
+/// NDJSON (stdio) decoder/encoder yielding [`Frame`]s with parsed envelopes.
+#[derive(Clone, Debug, Default)]
+pub struct NdjsonCodec {
+    raw: NdjsonRawCodec,
+    parser: Parser,
+}
+
+impl NdjsonCodec {
+    /// Default line limit (4 MiB) and default parser.
+    pub fn new() -> Self {
+        Self {
+            raw: NdjsonRawCodec::new(),
+            parser: Parser::new(),
+        }
+    }
+    /// With a line limit and a parser (its own limits apply to each frame).
+    pub fn with_parser(max_frame_len: usize, parser: Parser) -> Self {
+        Self {
+            raw: NdjsonRawCodec::with_max_frame_len(max_frame_len),
+            parser,
+        }
+    }
+    /// Sets the oversize policy.
+    pub fn on_oversize(mut self, policy: OnOversize) -> Self {
+        self.raw = self.raw.on_oversize(policy);
+        self
+    }
+    /// The framing codec inside.
+    pub fn raw(&self) -> &NdjsonRawCodec {
+        &self.raw
+    }
+    /// The parser used on each frame.
+    pub fn parser(&self) -> &Parser {
+        &self.parser
+    }
+}
+
+impl Decoder for NdjsonCodec {
+    type Item = Frame;
+    type Error = CodecError;
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>, CodecError> {
+        Ok(self
+            .raw
+            .decode(src)?
+            .map(|raw| Frame::from_raw(raw, &self.parser)))
+    }
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Frame>, CodecError> {
+        Ok(self
+            .raw
+            .decode_eof(src)?
+            .map(|raw| Frame::from_raw(raw, &self.parser)))
+    }
+}
+
+impl Encoder<Bytes> for NdjsonCodec {
+    type Error = CodecError;
+    fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
+        encode_line(&item, dst, 0)
+    }
+}
+
+impl Encoder<&Frame> for NdjsonCodec {
+    type Error = CodecError;
+    /// Writes the frame's bytes back byte-exact plus LF (a stripped CR is not restored).
+    fn encode(&mut self, item: &Frame, dst: &mut BytesMut) -> Result<(), CodecError> {
+        encode_line(item.bytes(), dst, item.offset())
+    }
+}
+
+// ===== SseCodec =====
+
+/// One SSE event with its data as [`Bytes`] and, for message events, the parsed envelope.
+#[derive(Clone, Debug)]
+pub struct SseFrame {
+    data: Bytes,
+    has_data: bool,
+    event: Option<Bytes>,
+    id: Option<Bytes>,
+    retry: Option<u64>,
+    offset: u64,
+    line: u64,
+    data_offset: Option<u64>,
+    error: Option<FrameError>,
+    message: Option<Result<OwnedEnvelope, Error>>,
+}
+
+impl SseFrame {
+    /// The joined event data (zero-copy for a single `data:` line).
+    pub fn data(&self) -> &Bytes {
+        &self.data
+    }
+    /// True when the event had a `data:` field (possibly empty).
+    pub fn has_data(&self) -> bool {
+        self.has_data
+    }
+    /// True when the data is non-empty (WHATWG dispatches a message event); false for priming
+    /// events and error items.
+    pub fn is_message(&self) -> bool {
+        !self.data.is_empty() && self.error.is_none()
+    }
+    /// The `event:` value.
+    pub fn event(&self) -> Option<&Bytes> {
+        self.event.as_ref()
+    }
+    /// The `id:` value.
+    pub fn id(&self) -> Option<&Bytes> {
+        self.id.as_ref()
+    }
+    /// The `retry:` value in milliseconds.
+    pub fn retry(&self) -> Option<u64> {
+        self.retry
+    }
+    /// Stream offset of the event's first field line (or of the error).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+    /// 1-based line number of the event's first field line.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+    /// Stream offset of the first `data:` value byte.
+    pub fn data_offset(&self) -> Option<u64> {
+        self.data_offset
+    }
+    /// The framing error of an error item (oversize, unterminated event).
+    pub fn error(&self) -> Option<FrameError> {
+        self.error
+    }
+    /// The parsed envelope of a message event (`None` for non-message events, error items, or
+    /// when the codec does not parse).
+    pub fn envelope(&self) -> Option<Result<&OwnedEnvelope, FrameFault>> {
+        match &self.message {
+            None => self.error.map(|e| Err(FrameFault::Framing(e))),
+            Some(Ok(env)) => Some(Ok(env)),
+            Some(Err(e)) => Some(Err(FrameFault::Envelope(*e))),
+        }
+    }
+    /// Builds an event to encode.
+    pub fn new(data: Bytes) -> Self {
+        Self {
+            has_data: true,
+            data,
+            event: None,
+            id: None,
+            retry: None,
+            offset: 0,
+            line: 0,
+            data_offset: None,
+            error: None,
+            message: None,
+        }
+    }
+    /// Sets the `event:` field.
+    pub fn with_event(mut self, event: Bytes) -> Self {
+        self.event = Some(event);
+        self
+    }
+    /// Sets the `id:` field.
+    pub fn with_id(mut self, id: Bytes) -> Self {
+        self.id = Some(id);
+        self
+    }
+    /// Sets the `retry:` field.
+    pub fn with_retry(mut self, retry_ms: u64) -> Self {
+        self.retry = Some(retry_ms);
+        self
+    }
+    fn from_error(e: FrameError) -> Self {
+        let mut f = Self::new(Bytes::new());
+        f.has_data = false;
+        f.offset = e.offset();
+        f.line = e.line();
+        f.error = Some(e);
+        f
+    }
+}
+
+/// `text/event-stream` decoder/encoder yielding [`SseFrame`]s.
+#[derive(Clone, Debug)]
+pub struct SseCodec {
+    framer: SseFramer,
+    parser: Option<Parser>,
+}
+
+impl Default for SseCodec {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SseCodec {
+    /// Default limits (event data 4 MiB, line 4 MiB + 64) and parser.
+    pub fn new() -> Self {
+        Self {
+            framer: SseFramer::new(),
+            parser: Some(Parser::new()),
+        }
+    }
+    /// With limits (see [`SseFramer::with_limits`]) and a parser (`None`: framing only).
+    pub fn with_limits(max_event_len: usize, max_line_len: usize, parser: Option<Parser>) -> Self {
+        Self {
+            framer: SseFramer::with_limits(max_event_len, max_line_len),
+            parser,
+        }
+    }
+    /// The sans-I/O framer (counters, BOM note).
+    pub fn framer(&self) -> &SseFramer {
+        &self.framer
+    }
+    fn take(&mut self, src: &mut BytesMut, eof: bool) -> Option<SseFrame> {
+        // Gather everything owned from the borrowed event, then split the buffer.
+        enum Out {
+            Event {
+                range: Option<std::ops::Range<usize>>,
+                joined: Option<Bytes>,
+                has_data: bool,
+                event: Option<Bytes>,
+                id: Option<Bytes>,
+                retry: Option<u64>,
+                offset: u64,
+                line: u64,
+                data_offset: Option<u64>,
+            },
+            Error(FrameError),
+            Partial,
+        }
+        let d = if eof {
+            self.framer.finish(src)
+        } else {
+            self.framer.decode(src)
+        };
+        let consumed = d.consumed;
+        let out = match d.status {
+            Status::Partial => Out::Partial,
+            Status::Complete(Err(e)) => Out::Error(e),
+            Status::Complete(Ok(ev)) => Out::Event {
+                range: ev.data_range(),
+                joined: match ev.data_range() {
+                    Some(_) => None,
+                    None => Some(Bytes::copy_from_slice(ev.data())),
+                },
+                has_data: ev.has_data(),
+                event: ev.event().map(|e| {
+                    if e == b"message" {
+                        Bytes::from_static(b"message")
+                    } else {
+                        Bytes::copy_from_slice(e)
+                    }
+                }),
+                id: ev.id().map(Bytes::copy_from_slice),
+                retry: ev.retry(),
+                offset: ev.offset(),
+                line: ev.line(),
+                data_offset: ev.data_offset(),
+            },
+        };
+        match out {
+            Out::Partial => {
+                src.advance(consumed);
+                None
+            }
+            Out::Error(e) => {
+                src.advance(consumed);
+                Some(SseFrame::from_error(e))
+            }
+            Out::Event {
+                range,
+                joined,
+                has_data,
+                event,
+                id,
+                retry,
+                offset,
+                line,
+                data_offset,
+            } => {
+                let data = match (range, joined) {
+                    (Some(r), _) => {
+                        src.advance(r.start);
+                        let data = src.split_to(r.len()).freeze();
+                        src.advance(consumed - r.end);
+                        data
+                    }
+                    (None, joined) => {
+                        src.advance(consumed);
+                        joined.unwrap_or_default()
+                    }
+                };
+                let message = match &self.parser {
+                    Some(p) if !data.is_empty() => {
+                        Some(OwnedEnvelope::parse(p, data.clone()).map_err(|(_, e)| e))
+                    }
+                    _ => None,
+                };
+                Some(SseFrame {
+                    data,
+                    has_data,
+                    event,
+                    id,
+                    retry,
+                    offset,
+                    line,
+                    data_offset,
+                    error: None,
+                    message,
+                })
+            }
+        }
+    }
+}
+
+impl Decoder for SseCodec {
+    type Item = SseFrame;
+    type Error = CodecError;
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<SseFrame>, CodecError> {
+        Ok(self.take(src, false))
+    }
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<SseFrame>, CodecError> {
+        Ok(self.take(src, true))
+    }
+}
+
+fn unencodable(len: usize) -> CodecError {
+    CodecError::Frame(FrameError::new(FrameErrorKind::UnencodableFrame, 0, 0, len))
+}
+
+fn put_field(dst: &mut BytesMut, name: &[u8], value: &[u8]) -> Result<(), CodecError> {
+    if memchr::memchr2(b'\r', b'\n', value).is_some() {
+        return Err(unencodable(value.len()));
+    }
+    dst.put_slice(name);
+    dst.put_slice(b": ");
+    dst.put_slice(value);
+    dst.put_u8(b'\n');
+    Ok(())
+}
+
+impl Encoder<&SseFrame> for SseCodec {
+    type Error = CodecError;
+    /// Writes `id:`, `event:`, `retry:` (when set), one `data: ` line per LF-separated part of
+    /// the data, and a blank line, all LF-terminated. Decoding the output gives back the same
+    /// fields and data byte-exact. Data containing CR, or field values containing CR or LF,
+    /// cannot round-trip and are [`FrameErrorKind::UnencodableFrame`].
+    fn encode(&mut self, item: &SseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
+        if memchr::memchr(b'\r', &item.data).is_some() {
+            return Err(unencodable(item.data.len()));
+        }
+        dst.reserve(item.data.len() + 32);
+        if let Some(id) = &item.id {
+            put_field(dst, b"id", id)?;
+        }
+        if let Some(ev) = &item.event {
+            put_field(dst, b"event", ev)?;
+        }
+        if let Some(r) = item.retry {
+            put_field(dst, b"retry", r.to_string().as_bytes())?;
+        }
+        if item.has_data || !item.data.is_empty() {
+            for part in item.data.split(|&b| b == b'\n') {
+                dst.put_slice(b"data: ");
+                dst.put_slice(part);
+                dst.put_u8(b'\n');
+            }
+        }
+        dst.put_u8(b'\n');
+        Ok(())
+    }
+}
+
+impl Encoder<Bytes> for SseCodec {
+    type Error = CodecError;
+    /// Writes `event: message` and the data as `data: ` lines, then a blank line (the form
+    /// the official SDK servers use).
+    fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
+        let frame = SseFrame::new(item).with_event(Bytes::from_static(b"message"));
+        self.encode(&frame, dst)
+    }
+}
+
+// ===== BodyCodec =====
+
+/// One HTTP body as one [`Frame`]: decodes nothing until end of input, then yields the body.
+/// A body over the limit is a decoder `Err` (fatal: answer HTTP 413).
+#[derive(Clone, Debug, Default)]
+pub struct BodyCodec {
+    framer: BodyFramer,
+    parser: Parser,
+}
+
+impl BodyCodec {
+    /// Default limit (4 MiB) and parser.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// With a body limit and a parser.
+    pub fn with_parser(max_body_len: usize, parser: Parser) -> Self {
+        Self {
+            framer: BodyFramer::with_max_body_len(max_body_len),
+            parser,
+        }
+    }
+    /// Declares the `Content-Length`; `Err` when it is over the limit.
+    pub fn set_content_length(&mut self, len: u64) -> Result<(), FrameError> {
+        self.framer.set_content_length(len)
+    }
+}
+
+impl Decoder for BodyCodec {
+    type Item = Frame;
+    type Error = CodecError;
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>, CodecError> {
+        match self.framer.decode(src).status {
+            Status::Complete(Err(e)) => Err(CodecError::Frame(e)),
+            _ => Ok(None),
+        }
+    }
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Frame>, CodecError> {
+        let d = self.framer.finish(src);
+        match d.status {
+            Status::Partial => {
+                src.advance(d.consumed);
+                Ok(None)
+            }
+            Status::Complete(Err(e)) => Err(CodecError::Frame(e)),
+            Status::Complete(Ok(b)) => {
+                let bytes = src.split_to(b.len()).freeze();
+                let raw = RawFrame {
+                    bytes,
+                    offset: 0,
+                    line: 0,
+                    cr_stripped: false,
+                    error: None,
+                };
+                Ok(Some(Frame::from_raw(raw, &self.parser)))
+            }
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! Framing cost: our NDJSON codec and sans-I/O framer vs tokio-util's `LinesCodec` and
+//! `AnyDelimiterCodec`, and our SSE codec, on small / medium / large frames.
+//!
+//! Each iteration frames one whole stream: the stream is appended to a `BytesMut` in 64 KiB
+//! reads (the copy a real read does) and every frame is decoded. Throughput is bytes of stream.
+//! Before timing, every codec is checked to produce the same frames.
+//!
+//! Run: `cargo bench --bench framing -- --warm-up-time 1 --measurement-time 3`
+
+use std::hint::black_box;
+
+use bytes::BytesMut;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use mcpwire::codec::{NdjsonCodec, NdjsonRawCodec, SseCodec};
+use mcpwire::framing::ndjson::NdjsonFramer;
+use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, Status};
+use tokio_util::codec::{AnyDelimiterCodec, Decoder, LinesCodec};
+
+const READ: usize = 64 * 1024;
+
+/// Deterministic xorshift for the generators.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + (self.next() % (hi - lo) as u64) as usize
+    }
+}
+
+/// One MCP-shaped frame of about `target` bytes (2026-07-28 style `_meta`, a text payload).
+fn frame(rng: &mut Rng, target: usize) -> String {
+    let id = rng.next() % 100_000;
+    let head = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\""
+    );
+    let tail = "\"}],\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"bench\",\"version\":\"1.0.0\"}}}}";
+    let mut s = head;
+    let words = [
+        "alpha ",
+        "beta\\n",
+        "gamma ",
+        "d\\u00e9lta ",
+        "caf\u{e9} ",
+        "\\\"q\\\" ",
+    ];
+    while s.len() + tail.len() < target {
+        s.push_str(words[rng.range(0, words.len())]);
+    }
+    s.push_str(tail);
+    s
+}
+
+/// A stream of `n` frames of `lo..hi` bytes; returns the stream and its frames.
+fn stream(n: usize, lo: usize, hi: usize, seed: u64) -> (Vec<u8>, Vec<String>) {
+    let mut rng = Rng(seed);
+    let frames: Vec<String> = (0..n)
+        .map(|_| {
+            let t = rng.range(lo, hi);
+            frame(&mut rng, t)
+        })
+        .collect();
+    let mut s = Vec::new();
+    for f in &frames {
+        s.extend_from_slice(f.as_bytes());
+        s.push(b'\n');
+    }
+    (s, frames)
+}
+
+fn sse_stream(frames: &[String]) -> Vec<u8> {
+    let mut s = Vec::new();
+    for f in frames {
+        s.extend_from_slice(b"event: message\r\ndata: ");
+        s.extend_from_slice(f.as_bytes());
+        s.extend_from_slice(b"\r\n\r\n");
+    }
+    s
+}
+
+/// Frames `input` through a codec in 64 KiB reads, calling `sink` per item. The read buffer
+/// is reused across iterations (a long-lived connection), so its allocation is not timed.
+fn run<D: Decoder>(codec: &mut D, input: &[u8], sink: impl FnMut(D::Item)) {
+    thread_local! {
+        static BUF: std::cell::RefCell<BytesMut> = std::cell::RefCell::new(BytesMut::with_capacity(4 * READ));
+    }
+    BUF.with(|b| run_with(&mut b.borrow_mut(), codec, input, sink))
+}
+
+fn run_with<D: Decoder>(
+    buf: &mut BytesMut,
+    codec: &mut D,
+    input: &[u8],
+    mut sink: impl FnMut(D::Item),
+) {
+    buf.clear();
+    for chunk in input.chunks(READ) {
+        buf.extend_from_slice(chunk);
+        while let Some(item) = codec.decode(buf).ok().flatten() {
+            sink(item);
+        }
+    }
+    while let Some(item) = codec.decode_eof(buf).ok().flatten() {
+        sink(item);
+    }
+}
+
+/// The floor for any zero-copy codec: read copy + memchr + `split_to().freeze()`, no state,
+/// no limits, no offsets (peers-perf.md's g2).
+struct MemchrSplitBaseline;
+
+impl Decoder for MemchrSplitBaseline {
+    type Item = bytes::Bytes;
+    type Error = std::io::Error;
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<bytes::Bytes>, std::io::Error> {
+        match memchr::memchr(b'\n', src) {
+            Some(i) => {
+                let f = src.split_to(i).freeze();
+                bytes::Buf::advance(src, 1);
+                Ok(Some(f))
+            }
+            None => Ok(None),
+        }
+    }
+}
+
+/// The sans-I/O framer over the whole stream in memory (no read copy): the framing floor.
+fn framer_in_place(input: &[u8], mut sink: impl FnMut(&[u8])) {
+    let mut f = NdjsonFramer::new();
+    let mut pos = 0;
+    loop {
+        let d = f.finish(&input[pos..]);
+        match &d.status {
+            Status::Complete(Ok(fr)) => sink(&input[pos..][fr.range()]),
+            Status::Complete(Err(_)) => {}
+            Status::Partial => break,
+        }
+        pos += d.consumed;
+    }
+}
+
+fn check_same_frames(input: &[u8], frames: &[String]) {
+    let mut ours = Vec::new();
+    run(&mut NdjsonRawCodec::new(), input, |f| {
+        ours.push(f.into_bytes().to_vec())
+    });
+    let mut lines = Vec::new();
+    run(
+        &mut LinesCodec::new_with_max_length(DEFAULT_MAX_FRAME_LEN),
+        input,
+        |l| lines.push(l.into_bytes()),
+    );
+    let mut any = Vec::new();
+    run(
+        &mut AnyDelimiterCodec::new_with_max_length(
+            b"\n".to_vec(),
+            b"\n".to_vec(),
+            DEFAULT_MAX_FRAME_LEN,
+        ),
+        input,
+        |b| any.push(b.to_vec()),
+    );
+    let mut floor = Vec::new();
+    framer_in_place(input, |f| floor.push(f.to_vec()));
+    let mut sse = Vec::new();
+    run(
+        &mut SseCodec::with_limits(DEFAULT_MAX_FRAME_LEN, DEFAULT_MAX_FRAME_LEN + 64, None),
+        &sse_stream(frames),
+        |f| sse.push(f.data().to_vec()),
+    );
+    let expect: Vec<Vec<u8>> = frames.iter().map(|f| f.as_bytes().to_vec()).collect();
+    assert_eq!(ours, expect, "NdjsonRawCodec");
+    assert_eq!(lines, expect, "LinesCodec");
+    assert_eq!(any, expect, "AnyDelimiterCodec");
+    assert_eq!(floor, expect, "NdjsonFramer in place");
+    assert_eq!(sse, expect, "SseCodec");
+}
+
+fn bench(c: &mut Criterion) {
+    let classes = [
+        ("small", stream(1024, 121, 296, 1)),
+        ("medium", stream(128, 2200, 6400, 2)),
+        ("large", stream(8, 96 * 1024, 160 * 1024, 3)),
+    ];
+    for (name, (input, frames)) in &classes {
+        check_same_frames(input, frames);
+        let n = frames.len();
+        let mut g = c.benchmark_group(format!("framing/{name}"));
+        g.throughput(Throughput::Bytes(input.len() as u64));
+        let id = |what: &str| BenchmarkId::new(what, format!("{n}frames"));
+        g.bench_function(id("mcpwire_ndjson_raw_codec"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                run(&mut NdjsonRawCodec::new(), black_box(input), |f| {
+                    black_box(&f);
+                    k += 1
+                });
+                assert_eq!(k, n);
+            })
+        });
+        g.bench_function(id("mcpwire_ndjson_framer_in_place"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                framer_in_place(black_box(input), |f| {
+                    black_box(f);
+                    k += 1
+                });
+                assert_eq!(k, n);
+            })
+        });
+        // Framing plus envelope parse, to show framing's share of the work.
+        g.bench_function(id("mcpwire_ndjson_codec_with_parse"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                run(&mut NdjsonCodec::new(), black_box(input), |f| {
+                    assert!(f.envelope().is_ok());
+                    k += 1
+                });
+                assert_eq!(k, n);
+            })
+        });
+        g.bench_function(id("baseline_bytesmut_memchr_split"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                run(&mut MemchrSplitBaseline, black_box(input), |f| {
+                    black_box(&f);
+                    k += 1
+                });
+                assert_eq!(k, n);
+            })
+        });
+        g.bench_function(id("tokio_util_lines_codec"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                run(
+                    &mut LinesCodec::new_with_max_length(DEFAULT_MAX_FRAME_LEN),
+                    black_box(input),
+                    |f| {
+                        black_box(&f);
+                        k += 1
+                    },
+                );
+                assert_eq!(k, n);
+            })
+        });
+        g.bench_function(id("tokio_util_any_delimiter_codec"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                run(
+                    &mut AnyDelimiterCodec::new_with_max_length(
+                        b"\n".to_vec(),
+                        b"\n".to_vec(),
+                        DEFAULT_MAX_FRAME_LEN,
+                    ),
+                    black_box(input),
+                    |f| {
+                        black_box(&f);
+                        k += 1
+                    },
+                );
+                assert_eq!(k, n);
+            })
+        });
+        let sse = sse_stream(frames);
+        g.throughput(Throughput::Bytes(sse.len() as u64));
+        g.bench_function(id("mcpwire_sse_codec_no_parse"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                run(
+                    &mut SseCodec::with_limits(
+                        DEFAULT_MAX_FRAME_LEN,
+                        DEFAULT_MAX_FRAME_LEN + 64,
+                        None,
+                    ),
+                    black_box(&sse),
+                    |f| {
+                        black_box(&f);
+                        k += 1
+                    },
+                );
+                assert_eq!(k, n);
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

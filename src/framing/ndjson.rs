@@ -1,0 +1,345 @@
+//! Newline-delimited JSON framing for the stdio transport (MCP spec, Transports → stdio: "one
+//! JSON-RPC message per line, newline-delimited, no embedded newlines").
+//!
+//! ```text
+//!   {"jsonrpc":"2.0",...}\n{"jsonrpc":"2.0",...}\r\n\n{"jsonrpc"...
+//!   |<----- frame 1 ---->|  |<----- frame 2 ---->|    |<- partial ...
+//!                        LF                     CR LF LF (blank line: skipped)
+//! ```
+//!
+//! * The frame is the line without its LF. A CR right before the LF is stripped and reported
+//!   ([`NdjsonFrame::cr_stripped`]); the spec does not address CRLF, and a tolerant framer
+//!   accepts it.
+//! * Empty lines (also a lone CR) are skipped and counted.
+//! * A line longer than `max_frame_len` bytes (excluding LF and a stripped CR) is reported once
+//!   as [`FrameErrorKind::FrameTooLarge`] as soon as that is known (after `max_frame_len + 2`
+//!   bytes without LF), then discarded up to the next LF; the stream goes on. Memory stays
+//!   bounded by the limit.
+//! * At end of stream, a last line without LF is reported as
+//!   [`FrameErrorKind::UnterminatedLine`].
+//!
+//! The LF search uses `memchr` and resumes where the previous call stopped, so every byte is
+//! searched once ([`NdjsonFramer::bytes_examined`]).
+//!
+//! # Example
+//!
+//! ```
+//! use mcpwire::framing::{ndjson::NdjsonFramer, Status};
+//!
+//! let mut framer = NdjsonFramer::new();
+//! let mut buf: Vec<u8> = Vec::new();
+//! let mut frames = Vec::new();
+//! for chunk in [&b"{\"a\":1}\n{\"b\""[..], b":2}\r\n"] {
+//!     buf.extend_from_slice(chunk);
+//!     loop {
+//!         let d = framer.decode(&buf);
+//!         let done = d.status.is_partial();
+//!         if let Status::Complete(Ok(frame)) = &d.status {
+//!             frames.push((buf[frame.range()].to_vec(), frame.offset(), frame.line()));
+//!         }
+//!         buf.drain(..d.consumed);
+//!         if done { break; }
+//!     }
+//! }
+//! assert_eq!(frames, vec![(b"{\"a\":1}".to_vec(), 0, 1), (b"{\"b\":2}".to_vec(), 8, 2)]);
+//! ```
+
+use std::ops::Range;
+
+use super::{DEFAULT_MAX_FRAME_LEN, Decoded, FrameError, FrameErrorKind, Status};
+
+/// One NDJSON frame: where it is in the caller's buffer and in the stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NdjsonFrame {
+    range: Range<usize>,
+    offset: u64,
+    line: u64,
+    cr_stripped: bool,
+}
+
+impl NdjsonFrame {
+    /// The frame's bytes in the buffer passed to `decode` (no LF, no stripped CR).
+    pub fn range(&self) -> Range<usize> {
+        self.range.clone()
+    }
+    /// Frame length in bytes.
+    pub fn len(&self) -> usize {
+        self.range.len()
+    }
+    /// Always false: empty lines are skipped, never returned as frames.
+    pub fn is_empty(&self) -> bool {
+        self.range.is_empty()
+    }
+    /// Stream offset (bytes from the start of the stream) of the frame's first byte.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+    /// 1-based line number of the frame (blank and discarded lines count).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+    /// True when the line ended in CRLF and the CR was stripped (a note, not an error).
+    pub fn cr_stripped(&self) -> bool {
+        self.cr_stripped
+    }
+}
+
+/// Incremental NDJSON framer (sans-I/O; see the [module docs](super) for the buffer contract).
+#[derive(Clone, Debug)]
+pub struct NdjsonFramer {
+    max_frame_len: usize,
+    /// Bytes at the front of the pending buffer already searched for LF without finding one.
+    scanned: usize,
+    /// Dropping an oversize line up to its LF.
+    discarding: bool,
+    /// Stream offset of the first pending byte.
+    offset: u64,
+    /// 1-based line number of the first pending byte.
+    line: u64,
+    examined: u64,
+    frames: u64,
+    cr_stripped: u64,
+    blank_lines: u64,
+    oversize: u64,
+}
+
+impl Default for NdjsonFramer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl NdjsonFramer {
+    /// A framer with the default limit, [`DEFAULT_MAX_FRAME_LEN`] (4 MiB).
+    pub fn new() -> Self {
+        Self::with_max_frame_len(DEFAULT_MAX_FRAME_LEN)
+    }
+
+    /// A framer whose frames are at most `max_frame_len` bytes (excluding LF and a stripped CR).
+    pub fn with_max_frame_len(max_frame_len: usize) -> Self {
+        Self {
+            max_frame_len,
+            scanned: 0,
+            discarding: false,
+            offset: 0,
+            line: 1,
+            examined: 0,
+            frames: 0,
+            cr_stripped: 0,
+            blank_lines: 0,
+            oversize: 0,
+        }
+    }
+
+    /// The frame limit in bytes.
+    pub fn max_frame_len(&self) -> usize {
+        self.max_frame_len
+    }
+
+    /// Changes the frame limit. It applies from the next `decode` call, to the line in progress
+    /// too (unless that line was already reported as too large).
+    pub fn set_max_frame_len(&mut self, max_frame_len: usize) {
+        self.max_frame_len = max_frame_len;
+        // The resume index must stay inside the new search window.
+        self.scanned = self.scanned.min(max_frame_len.saturating_add(2));
+    }
+
+    /// Bytes searched for a line end so far. Each stream byte is examined at most once, so this
+    /// never exceeds the number of bytes fed (exposed so tests can check linear cost without a
+    /// timer).
+    pub fn bytes_examined(&self) -> u64 {
+        self.examined
+    }
+    /// Frames returned so far.
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+    /// Frames whose CR before the LF was stripped.
+    pub fn cr_stripped_lines(&self) -> u64 {
+        self.cr_stripped
+    }
+    /// Empty lines skipped.
+    pub fn blank_lines(&self) -> u64 {
+        self.blank_lines
+    }
+    /// Lines reported as [`FrameErrorKind::FrameTooLarge`].
+    pub fn oversize_lines(&self) -> u64 {
+        self.oversize
+    }
+    /// Stream offset of the first byte not yet consumed.
+    pub fn stream_offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Finds the next frame in `buf` (the pending bytes; see the module docs).
+    ///
+    /// Returns a frame, a [`FrameErrorKind::FrameTooLarge`] error, or partial; in each case
+    /// the caller drops `consumed` bytes from the front of `buf` afterwards.
+    pub fn decode(&mut self, buf: &[u8]) -> Decoded<NdjsonFrame> {
+        let mut start = 0;
+        loop {
+            let rest = &buf[start..];
+            if self.discarding {
+                // Dropping an oversize line: look for its LF, drop everything up to it.
+                let from = self.scanned.min(rest.len());
+                match memchr::memchr(b'\n', &rest[from..]) {
+                    Some(i) => {
+                        self.examined += (i + 1) as u64;
+                        let end = from + i + 1;
+                        self.discarding = false;
+                        self.advance_line(end);
+                        start += end;
+                        continue;
+                    }
+                    None => {
+                        self.examined += (rest.len() - from) as u64;
+                        self.offset += rest.len() as u64;
+                        self.scanned = 0;
+                        return Decoded::partial(buf.len());
+                    }
+                }
+            }
+
+            // A complete line is at most max + 2 bytes with its CR LF; search no further.
+            let window = rest.len().min(self.max_frame_len.saturating_add(2));
+            let from = self.scanned.min(window);
+            match memchr::memchr(b'\n', &rest[from..window]) {
+                Some(i) => {
+                    // Found a line end.
+                    self.examined += (i + 1) as u64;
+                    let lf = from + i;
+                    let cr = lf > 0 && rest[lf - 1] == b'\r';
+                    let len = if cr { lf - 1 } else { lf };
+                    let (offset, line) = (self.offset, self.line);
+                    self.advance_line(lf + 1);
+                    if len == 0 {
+                        self.blank_lines += 1;
+                        start += lf + 1;
+                        continue;
+                    }
+                    let consumed = start + lf + 1;
+                    if len > self.max_frame_len {
+                        self.oversize += 1;
+                        let e = FrameError::new(FrameErrorKind::FrameTooLarge, offset, line, len);
+                        return Decoded::error(consumed, e);
+                    }
+                    self.frames += 1;
+                    self.cr_stripped += cr as u64;
+                    let frame = NdjsonFrame {
+                        range: start..start + len,
+                        offset,
+                        line,
+                        cr_stripped: cr,
+                    };
+                    return Decoded::frame(consumed, frame);
+                }
+                None => {
+                    self.examined += (window - from) as u64;
+                    if window < rest.len() || rest.len() >= self.max_frame_len.saturating_add(2) {
+                        // No LF within max + 2 bytes: too large whatever comes next. Report
+                        // now, drop what was searched, discard the rest of the line.
+                        self.oversize += 1;
+                        let e = FrameError::new(
+                            FrameErrorKind::FrameTooLarge,
+                            self.offset,
+                            self.line,
+                            window,
+                        );
+                        self.discarding = true;
+                        self.offset += window as u64;
+                        self.scanned = 0;
+                        return Decoded::error(start + window, e);
+                    }
+                    // Not a full line yet; remember how far we searched.
+                    self.scanned = window;
+                    return Decoded::partial(start);
+                }
+            }
+        }
+    }
+
+    /// End of stream: like [`decode`](Self::decode), but once no complete line is left, the
+    /// leftover bytes (a last line without LF) are reported as
+    /// [`FrameErrorKind::UnterminatedLine`] and consumed; those bytes are
+    /// `buf[consumed - err.len()..consumed]`. Call until it returns [`Status::Partial`], which
+    /// then means the stream is fully drained.
+    pub fn finish(&mut self, buf: &[u8]) -> Decoded<NdjsonFrame> {
+        let d = self.decode(buf);
+        if d.status.is_complete() {
+            return d;
+        }
+        let rest = buf.len() - d.consumed;
+        if self.discarding {
+            // The oversize line was already reported; its tail ends with the stream.
+            self.discarding = false;
+            self.offset += rest as u64;
+            self.scanned = 0;
+            return Decoded::partial(buf.len());
+        }
+        if rest == 0 {
+            return d;
+        }
+        let e = FrameError::new(
+            FrameErrorKind::UnterminatedLine,
+            self.offset,
+            self.line,
+            rest,
+        );
+        self.offset += rest as u64;
+        self.scanned = 0;
+        Decoded {
+            consumed: buf.len(),
+            status: Status::Complete(Err(e)),
+        }
+    }
+
+    /// Resets to the start of a new stream (counters included), keeping the limit.
+    pub fn reset(&mut self) {
+        *self = Self::with_max_frame_len(self.max_frame_len);
+    }
+
+    fn advance_line(&mut self, n: usize) {
+        self.offset += n as u64;
+        self.line += 1;
+        self.scanned = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Item = Result<(Vec<u8>, u64, u64), FrameError>;
+
+    fn run(framer: &mut NdjsonFramer, input: &[u8]) -> Vec<Item> {
+        let mut out = Vec::new();
+        let mut buf = input.to_vec();
+        loop {
+            let d = framer.finish(&buf);
+            match &d.status {
+                Status::Partial => break,
+                Status::Complete(Ok(f)) => {
+                    out.push(Ok((buf[f.range()].to_vec(), f.offset(), f.line())))
+                }
+                Status::Complete(Err(e)) => out.push(Err(*e)),
+            }
+            buf.drain(..d.consumed);
+        }
+        out
+    }
+
+    #[test]
+    fn crlf_blank_and_unterminated() {
+        let mut f = NdjsonFramer::new();
+        let out = run(&mut f, b"a\r\n\n\r\nbb\nc");
+        assert_eq!(out[0], Ok((b"a".to_vec(), 0, 1)));
+        assert_eq!(out[1], Ok((b"bb".to_vec(), 6, 4)));
+        assert_eq!(
+            out[2],
+            Err(FrameError::new(FrameErrorKind::UnterminatedLine, 9, 5, 1))
+        );
+        assert_eq!(out.len(), 3);
+        assert_eq!(f.blank_lines(), 2);
+        assert_eq!(f.cr_stripped_lines(), 1);
+    }
+}

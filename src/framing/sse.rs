@@ -1,0 +1,699 @@
+//! `text/event-stream` framing (WHATWG HTML, "Server-sent events", §9.2.5 grammar and §9.2.6
+//! interpretation), as used by MCP Streamable HTTP responses and GET streams.
+//!
+//! ```text
+//!   id: 7\r\n                  field line (CR, LF or CRLF ends a line)
+//!   event: message\r\n         field line
+//!   data: {"jsonrpc":...}\r\n  data line: value = text after "data:" minus one leading space
+//!   : keep-alive\r\n           comment line, ignored (counted)
+//!   \r\n                       blank line: dispatch the event
+//! ```
+//!
+//! * Several `data:` lines are joined with LF. An event with exactly one `data:` line is
+//!   returned zero-copy ([`SseEvent::data_range`] indexes the caller's buffer); joining copies
+//!   into the framer's scratch buffer.
+//! * `event:`, `id:` (ignored if it contains NUL, as WHATWG says) and `retry:` (ASCII digits
+//!   only, else ignored) are kept per event; unknown fields are ignored.
+//! * A line may end in CR, LF or CRLF, including a CR at the end of one read and the LF at the
+//!   start of the next.
+//! * One UTF-8 BOM at stream start is stripped ([`SseFramer::bom_stripped`]), also when it is
+//!   split across reads.
+//! * Every blank-line-terminated block with at least one field is returned, including the
+//!   priming events of MCP 2025-11-25 servers (`id:` + empty `data:` + `retry:`), which
+//!   WHATWG would not dispatch as a message: see [`SseEvent::is_message`].
+//! * Limits: the joined data of one event ([`FrameErrorKind::EventTooLarge`], default 4 MiB)
+//!   and one line ([`FrameErrorKind::LineTooLong`], default the event limit + 64). Either
+//!   error discards the rest of the event (through its blank line) and the stream goes on.
+//!   Buffered bytes stay bounded by the line limit plus the event limit.
+//! * At end of stream an event without its blank line is reported as
+//!   [`FrameErrorKind::UnterminatedEvent`] and not dispatched.
+//!
+//! Each byte is searched for a line end once (memchr2 over CR/LF, resumed across calls);
+//! field-name detection examines at most the bytes up to the first colon of a line.
+
+use std::ops::Range;
+
+use super::{DEFAULT_MAX_FRAME_LEN, Decoded, FrameError, FrameErrorKind, Status};
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Extra line length allowed over the event limit for the field name, colon and space.
+pub const LINE_OVERHEAD: usize = 64;
+
+/// One event, borrowing the caller's buffer (single `data:` line) or the framer (joined data
+/// and field values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SseEvent<'a> {
+    data: &'a [u8],
+    data_range: Option<Range<usize>>,
+    has_data: bool,
+    event: Option<&'a [u8]>,
+    id: Option<&'a [u8]>,
+    retry: Option<u64>,
+    offset: u64,
+    line: u64,
+    data_offset: Option<u64>,
+    data_lines: u32,
+}
+
+impl<'a> SseEvent<'a> {
+    /// The event data: the `data:` values joined with LF (empty when there was none).
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+    /// Where [`data`](Self::data) lies in the buffer passed to `decode`, when the event had
+    /// exactly one `data:` line (zero-copy); `None` when the data was joined or absent.
+    pub fn data_range(&self) -> Option<Range<usize>> {
+        self.data_range.clone()
+    }
+    /// True when the event had at least one `data:` field (possibly empty).
+    pub fn has_data(&self) -> bool {
+        self.has_data
+    }
+    /// Number of `data:` lines.
+    pub fn data_lines(&self) -> u32 {
+        self.data_lines
+    }
+    /// True when a WHATWG EventSource would dispatch this as a message: the data is not
+    /// empty. Priming events (`id:` + empty `data:`) and `retry:`-only blocks are false.
+    pub fn is_message(&self) -> bool {
+        !self.data.is_empty()
+    }
+    /// The `event:` field value, if the event had one (the last one wins).
+    pub fn event(&self) -> Option<&'a [u8]> {
+        self.event
+    }
+    /// The event type: the `event:` value, or `b"message"` when absent or empty (WHATWG).
+    pub fn event_type(&self) -> &'a [u8] {
+        match self.event {
+            Some(e) if !e.is_empty() => e,
+            _ => b"message",
+        }
+    }
+    /// The `id:` field value, if the event had one (without NUL; the last one wins).
+    pub fn id(&self) -> Option<&'a [u8]> {
+        self.id
+    }
+    /// The `retry:` value in milliseconds, if the event had a valid one.
+    pub fn retry(&self) -> Option<u64> {
+        self.retry
+    }
+    /// Stream offset of the event's first field line.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+    /// 1-based line number of the event's first field line.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+    /// Stream offset of the first byte of the first `data:` value (add a frame-relative error
+    /// offset to it for single-line data).
+    pub fn data_offset(&self) -> Option<u64> {
+        self.data_offset
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Data {
+    None,
+    /// One data line so far; its value is `buf[range]` (kept in the caller's buffer).
+    Single(Range<usize>),
+    /// Copied into `joined`.
+    Joined,
+}
+
+/// Incremental `text/event-stream` framer (sans-I/O; see the [module docs](super) for the
+/// buffer contract).
+#[derive(Clone, Debug)]
+pub struct SseFramer {
+    max_event_len: usize,
+    max_line_len: usize,
+    // ---- stream state ----
+    /// Stream offset of buf[0].
+    offset: u64,
+    /// Line number of the line starting at `pos`.
+    line: u64,
+    /// Start of the first unprocessed line in the pending buffer.
+    pos: usize,
+    /// How far the current line has been searched for a terminator (>= pos).
+    scanned: usize,
+    /// The last line ended with CR: a LF right after it belongs to that line end.
+    skip_lf: bool,
+    bom_checked: bool,
+    bom_stripped: bool,
+    /// Dropping an overlong line up to its end.
+    discarding_line: bool,
+    /// Dropping the rest of an event (after a limit error) up to its blank line.
+    discarding_event: bool,
+    // ---- event state ----
+    fields_seen: bool,
+    data: Data,
+    data_lines: u32,
+    joined: Vec<u8>,
+    event_set: bool,
+    event: Vec<u8>,
+    id_set: bool,
+    id: Vec<u8>,
+    retry: Option<u64>,
+    event_offset: u64,
+    event_line: u64,
+    data_offset: Option<u64>,
+    // ---- counters ----
+    examined: u64,
+    events: u64,
+    comments: u64,
+}
+
+impl Default for SseFramer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SseFramer {
+    /// A framer with the default limits: event data 4 MiB, line 4 MiB + 64.
+    pub fn new() -> Self {
+        Self::with_limits(DEFAULT_MAX_FRAME_LEN, DEFAULT_MAX_FRAME_LEN + LINE_OVERHEAD)
+    }
+
+    /// A framer with the given limits in bytes: joined data of one event, and one line
+    /// (without its terminator).
+    pub fn with_limits(max_event_len: usize, max_line_len: usize) -> Self {
+        Self {
+            max_event_len,
+            max_line_len,
+            offset: 0,
+            line: 1,
+            pos: 0,
+            scanned: 0,
+            skip_lf: false,
+            bom_checked: false,
+            bom_stripped: false,
+            discarding_line: false,
+            discarding_event: false,
+            fields_seen: false,
+            data: Data::None,
+            data_lines: 0,
+            joined: Vec::new(),
+            event_set: false,
+            event: Vec::new(),
+            id_set: false,
+            id: Vec::new(),
+            retry: None,
+            event_offset: 0,
+            event_line: 0,
+            data_offset: None,
+            examined: 0,
+            events: 0,
+            comments: 0,
+        }
+    }
+
+    /// The event data limit in bytes.
+    pub fn max_event_len(&self) -> usize {
+        self.max_event_len
+    }
+    /// The line limit in bytes.
+    pub fn max_line_len(&self) -> usize {
+        self.max_line_len
+    }
+    /// Bytes examined so far (line-end search plus field names). Linear in the input however it
+    /// is chunked: at most about twice the bytes fed (exposed for tests).
+    pub fn bytes_examined(&self) -> u64 {
+        self.examined
+    }
+    /// True when a BOM at stream start was stripped (a note, not an error).
+    pub fn bom_stripped(&self) -> bool {
+        self.bom_stripped
+    }
+    /// Events returned so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+    /// Comment lines (`:` …, e.g. keep-alives) seen so far.
+    pub fn comments(&self) -> u64 {
+        self.comments
+    }
+
+    /// Resets to the start of a new stream (counters included), keeping the limits.
+    pub fn reset(&mut self) {
+        let joined = std::mem::take(&mut self.joined);
+        *self = Self::with_limits(self.max_event_len, self.max_line_len);
+        self.joined = joined;
+        self.joined.clear();
+    }
+
+    /// Finds the next event in `buf` (the pending bytes; see the module docs).
+    pub fn decode<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
+        let step = self.step(buf);
+        self.complete(buf, step)
+    }
+
+    /// End of stream: like [`decode`](Self::decode); once no complete event is left, an event
+    /// in progress (fields seen, or a last line without terminator that is not a comment) is
+    /// reported as [`FrameErrorKind::UnterminatedEvent`] and dropped. Call until it returns
+    /// [`Status::Partial`], which then means the stream is fully drained.
+    pub fn finish<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
+        let step = self.step(buf);
+        if !matches!(step, Step::Partial) {
+            return self.complete(buf, step);
+        }
+        // No complete event left: account for the leftover bytes.
+        let partial_line = &buf[self.pos.min(buf.len())..];
+        let unterminated_field = !self.discarding_line
+            && !self.discarding_event
+            && !partial_line.is_empty()
+            && partial_line[0] != b':';
+        let report = !self.discarding_event && (self.fields_seen || unterminated_field);
+        let (offset, line) = if self.fields_seen {
+            (self.event_offset, self.event_line)
+        } else {
+            (self.offset + self.pos as u64, self.line)
+        };
+        let end = self.offset + buf.len() as u64;
+        self.offset = end;
+        self.pos = 0;
+        self.scanned = 0;
+        self.skip_lf = false;
+        self.bom_checked = true;
+        self.discarding_line = false;
+        self.discarding_event = false;
+        self.clear_event();
+        if report {
+            let e = FrameError::new(
+                FrameErrorKind::UnterminatedEvent,
+                offset,
+                line,
+                (end - offset) as usize,
+            );
+            Decoded::error(buf.len(), e)
+        } else {
+            Decoded::partial(buf.len())
+        }
+    }
+
+    // ===== internals =====
+
+    fn complete<'a>(&'a mut self, buf: &'a [u8], step: Step) -> Decoded<SseEvent<'a>> {
+        match step {
+            Step::Partial => {
+                let consumed = self.retain_point();
+                self.shift(consumed);
+                Decoded::partial(consumed)
+            }
+            Step::Error(e) => {
+                let consumed = self.pos;
+                self.shift(consumed);
+                Decoded::error(consumed, e)
+            }
+            Step::Event => {
+                let consumed = self.pos;
+                // Indices of the next event restart at the consumed point.
+                self.offset += consumed as u64;
+                self.pos = 0;
+                self.scanned = 0;
+                Decoded::frame(consumed, self.build(buf))
+            }
+        }
+    }
+
+    /// The first byte the framer still needs: the single data value it keeps zero-copy, or
+    /// the next unprocessed line.
+    fn retain_point(&self) -> usize {
+        match &self.data {
+            Data::Single(r) => r.start.min(self.pos),
+            _ => self.pos,
+        }
+    }
+
+    fn shift(&mut self, n: usize) {
+        self.offset += n as u64;
+        self.pos -= n;
+        self.scanned -= n;
+        if let Data::Single(r) = &mut self.data {
+            r.start -= n;
+            r.end -= n;
+        }
+    }
+
+    fn clear_event(&mut self) {
+        self.fields_seen = false;
+        self.data = Data::None;
+        self.data_lines = 0;
+        self.event_set = false;
+        self.id_set = false;
+        self.retry = None;
+        self.data_offset = None;
+    }
+
+    fn build<'a>(&'a mut self, buf: &'a [u8]) -> SseEvent<'a> {
+        self.events += 1;
+        let (data, data_range): (&[u8], _) = match &self.data {
+            Data::None => (&[], None),
+            Data::Single(r) => (&buf[r.clone()], Some(r.clone())),
+            Data::Joined => (&self.joined, None),
+        };
+        let ev = SseEvent {
+            data,
+            data_range,
+            has_data: self.data_lines > 0,
+            event: self.event_set.then_some(&self.event[..]),
+            id: self.id_set.then_some(&self.id[..]),
+            retry: self.retry,
+            offset: self.event_offset,
+            line: self.event_line,
+            data_offset: self.data_offset,
+            data_lines: self.data_lines,
+        };
+        // Reset flags only; the vectors are overwritten by the next event.
+        self.fields_seen = false;
+        self.data = Data::None;
+        self.data_lines = 0;
+        self.event_set = false;
+        self.id_set = false;
+        self.retry = None;
+        self.data_offset = None;
+        ev
+    }
+
+    /// Processes lines until an event is complete, a limit error occurs, or more input is
+    /// needed. Leaves `pos` at the first byte after the processed lines.
+    fn step(&mut self, buf: &[u8]) -> Step {
+        if !self.bom_checked {
+            let avail = &buf[self.pos..];
+            if avail.len() < BOM.len() && BOM.starts_with(avail) {
+                // Could still be a BOM split across reads (or an empty read).
+                return Step::Partial;
+            }
+            self.bom_checked = true;
+            if avail.starts_with(BOM) {
+                self.bom_stripped = true;
+                self.examined += BOM.len() as u64;
+                self.pos += BOM.len();
+                self.scanned = self.pos;
+            }
+        }
+        loop {
+            if self.skip_lf {
+                if self.pos >= buf.len() {
+                    return Step::Partial;
+                }
+                self.skip_lf = false;
+                if buf[self.pos] == b'\n' {
+                    self.examined += 1;
+                    self.pos += 1;
+                    self.scanned = self.pos;
+                }
+            }
+            if self.discarding_line {
+                match memchr::memchr2(b'\r', b'\n', &buf[self.scanned..]) {
+                    Some(i) => {
+                        self.examined += (i + 1) as u64;
+                        let t = self.scanned + i;
+                        self.skip_lf = buf[t] == b'\r';
+                        self.pos = t + 1;
+                        self.scanned = self.pos;
+                        self.line += 1;
+                        self.discarding_line = false;
+                        continue;
+                    }
+                    None => {
+                        self.examined += (buf.len() - self.scanned) as u64;
+                        self.pos = buf.len();
+                        self.scanned = buf.len();
+                        return Step::Partial;
+                    }
+                }
+            }
+            let window_end = buf
+                .len()
+                .min(self.pos.saturating_add(self.max_line_len).saturating_add(1));
+            let from = self.scanned.max(self.pos).min(window_end);
+            let t = match memchr::memchr2(b'\r', b'\n', &buf[from..window_end]) {
+                Some(i) => {
+                    self.examined += (i + 1) as u64;
+                    from + i
+                }
+                None => {
+                    self.examined += (window_end - from) as u64;
+                    self.scanned = window_end;
+                    if window_end - self.pos > self.max_line_len {
+                        // Overlong line: report once, drop it and the rest of its event.
+                        let (offset, line) = if self.fields_seen && !self.discarding_event {
+                            (self.event_offset, self.event_line)
+                        } else {
+                            (self.offset + self.pos as u64, self.line)
+                        };
+                        let was_discarding = self.discarding_event;
+                        self.clear_event();
+                        self.discarding_event = true;
+                        self.discarding_line = true;
+                        self.pos = window_end;
+                        self.scanned = window_end;
+                        if was_discarding {
+                            continue;
+                        }
+                        return Step::Error(FrameError::new(
+                            FrameErrorKind::LineTooLong,
+                            offset,
+                            line,
+                            self.max_line_len + 1,
+                        ));
+                    }
+                    return Step::Partial;
+                }
+            };
+            let start = self.pos;
+            let line_no = self.line;
+            self.skip_lf = buf[t] == b'\r';
+            self.pos = t + 1;
+            self.scanned = self.pos;
+            self.line += 1;
+            if t == start {
+                // Blank line: dispatch.
+                if self.discarding_event {
+                    self.discarding_event = false;
+                    self.clear_event();
+                    continue;
+                }
+                if self.fields_seen {
+                    return Step::Event;
+                }
+                continue;
+            }
+            if self.discarding_event {
+                continue;
+            }
+            if let Some(e) = self.field_line(buf, start, t, line_no) {
+                return Step::Error(e);
+            }
+        }
+    }
+
+    /// Interprets one non-blank line `buf[start..end]`.
+    fn field_line(
+        &mut self,
+        buf: &[u8],
+        start: usize,
+        end: usize,
+        line_no: u64,
+    ) -> Option<FrameError> {
+        let line = &buf[start..end];
+        if line[0] == b':' {
+            self.examined += 1;
+            self.comments += 1;
+            return None;
+        }
+        let (name, value_start) = match memchr::memchr(b':', line) {
+            Some(c) => {
+                self.examined += (c + 1) as u64;
+                let v = if line.get(c + 1) == Some(&b' ') {
+                    c + 2
+                } else {
+                    c + 1
+                };
+                (&line[..c], start + v)
+            }
+            None => {
+                self.examined += line.len() as u64;
+                (line, end)
+            }
+        };
+        let value = start_end(value_start, end);
+        if !self.fields_seen {
+            self.fields_seen = true;
+            self.event_offset = self.offset + start as u64;
+            self.event_line = line_no;
+        }
+        if name == b"data" {
+            self.data_lines += 1;
+            match &self.data {
+                Data::None => {
+                    self.data_offset = Some(self.offset + value_start as u64);
+                    self.data = Data::Single(value.clone());
+                    if value.len() > self.max_event_len {
+                        return Some(self.event_too_large());
+                    }
+                }
+                Data::Single(r) => {
+                    let r = r.clone();
+                    self.joined.clear();
+                    self.joined.extend_from_slice(&buf[r]);
+                    self.joined.push(b'\n');
+                    self.joined.extend_from_slice(&buf[value]);
+                    self.data = Data::Joined;
+                    if self.joined.len() > self.max_event_len {
+                        return Some(self.event_too_large());
+                    }
+                }
+                Data::Joined => {
+                    if self.joined.len() + 1 + value.len() > self.max_event_len {
+                        return Some(self.event_too_large());
+                    }
+                    self.joined.push(b'\n');
+                    self.joined.extend_from_slice(&buf[value]);
+                }
+            }
+            return None;
+        }
+        // Any other line ends zero-copy retention of a single data value, so the buffered
+        // bytes stay bounded by one line.
+        if let Data::Single(r) = &self.data {
+            let r = r.clone();
+            self.joined.clear();
+            self.joined.extend_from_slice(&buf[r]);
+            self.data = Data::Joined;
+        }
+        match name {
+            b"event" => {
+                self.event.clear();
+                self.event.extend_from_slice(&buf[value]);
+                self.event_set = true;
+            }
+            b"id" => {
+                let v = &buf[value];
+                if memchr::memchr(0, v).is_none() {
+                    self.id.clear();
+                    self.id.extend_from_slice(v);
+                    self.id_set = true;
+                }
+            }
+            b"retry" => {
+                let v = &buf[value];
+                if !v.is_empty() && v.iter().all(u8::is_ascii_digit) {
+                    // Out-of-range values are ignored like any other invalid value.
+                    self.retry = std::str::from_utf8(v)
+                        .ok()
+                        .and_then(|s| s.parse().ok())
+                        .or(self.retry);
+                }
+            }
+            _ => {}
+        }
+        None
+    }
+
+    fn event_too_large(&mut self) -> FrameError {
+        let e = FrameError::new(
+            FrameErrorKind::EventTooLarge,
+            self.event_offset,
+            self.event_line,
+            self.max_event_len + 1,
+        );
+        self.clear_event();
+        self.discarding_event = true;
+        e
+    }
+}
+
+fn start_end(start: usize, end: usize) -> Range<usize> {
+    start..end
+}
+
+enum Step {
+    Partial,
+    Event,
+    Error(FrameError),
+}
+
+/// Convenience for tests and tools: splits a whole in-memory stream into owned events and
+/// errors (one `finish` loop).
+pub fn split_all(framer: &mut SseFramer, stream: &[u8]) -> Vec<Result<OwnedSseEvent, FrameError>> {
+    let mut out = Vec::new();
+    let mut buf = stream;
+    loop {
+        let d = framer.finish(buf);
+        match d.status {
+            Status::Partial => break,
+            Status::Complete(Ok(ev)) => out.push(Ok(OwnedSseEvent::from(&ev))),
+            Status::Complete(Err(e)) => out.push(Err(e)),
+        }
+        buf = &buf[d.consumed..];
+    }
+    out
+}
+
+/// An owned copy of an [`SseEvent`] (for tests, tools and comparisons).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnedSseEvent {
+    /// Joined data.
+    pub data: Vec<u8>,
+    /// True when a `data:` field was present.
+    pub has_data: bool,
+    /// `event:` value.
+    pub event: Option<Vec<u8>>,
+    /// `id:` value.
+    pub id: Option<Vec<u8>>,
+    /// `retry:` value in ms.
+    pub retry: Option<u64>,
+    /// Stream offset of the first field line.
+    pub offset: u64,
+    /// 1-based line of the first field line.
+    pub line: u64,
+    /// Stream offset of the first data value.
+    pub data_offset: Option<u64>,
+}
+
+impl From<&SseEvent<'_>> for OwnedSseEvent {
+    fn from(ev: &SseEvent<'_>) -> Self {
+        Self {
+            data: ev.data().to_vec(),
+            has_data: ev.has_data(),
+            event: ev.event().map(<[u8]>::to_vec),
+            id: ev.id().map(<[u8]>::to_vec),
+            retry: ev.retry(),
+            offset: ev.offset(),
+            line: ev.line(),
+            data_offset: ev.data_offset(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn basic_fields_and_priming() {
+        let mut f = SseFramer::new();
+        let s = b"\xEF\xBB\xBFid: 1\r\ndata: \r\nretry: 500\r\n\r\n: ka\r\nevent: message\r\ndata: {}\r\n\r\ndata: a\ndata: b\n\n";
+        let out = split_all(&mut f, s);
+        assert_eq!(out.len(), 3, "{out:?}");
+        let e0 = out[0].as_ref().unwrap();
+        assert_eq!(
+            (e0.id.as_deref(), e0.retry, e0.has_data, &e0.data[..]),
+            (Some(&b"1"[..]), Some(500), true, &b""[..])
+        );
+        assert_eq!((e0.offset, e0.line), (3, 1));
+        let e1 = out[1].as_ref().unwrap();
+        assert_eq!(
+            (e1.event.as_deref(), &e1.data[..]),
+            (Some(&b"message"[..]), &b"{}"[..])
+        );
+        assert_eq!(e1.line, 6);
+        let e2 = out[2].as_ref().unwrap();
+        assert_eq!(&e2.data[..], b"a\nb");
+        assert!(f.bom_stripped());
+        assert_eq!(f.comments(), 1);
+    }
+}

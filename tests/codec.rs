@@ -1,0 +1,300 @@
+//! tokio-util codecs: same frames as the sans-I/O reference at every split point and in random
+//! reads, zero-copy, error items vs decoder `Err`, byte-exact encoders, FramedRead streams.
+
+mod framing_common;
+
+use bytes::{Bytes, BytesMut};
+use framing_common::*;
+use futures::StreamExt;
+use mcpwire::codec::{CodecError, NdjsonRawCodec, OnOversize, SseCodec, SseFrame};
+use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, FrameErrorKind};
+use tokio_util::codec::{Decoder, Encoder, FramedRead};
+
+/// Feeds `input` into a BytesMut in reads, decoding until `None` after each; `decode_eof`
+/// until `None` at the end.
+fn drive<D: Decoder>(
+    codec: &mut D,
+    input: &[u8],
+    reads: &[usize],
+) -> Result<Vec<D::Item>, D::Error> {
+    let mut buf = BytesMut::new();
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for &n in reads {
+        buf.extend_from_slice(&input[pos..pos + n]);
+        pos += n;
+        while let Some(item) = codec.decode(&mut buf)? {
+            out.push(item);
+        }
+    }
+    while let Some(item) = codec.decode_eof(&mut buf)? {
+        out.push(item);
+    }
+    assert!(buf.is_empty(), "{} bytes left", buf.len());
+    Ok(out)
+}
+
+fn nd_items(frames: &[mcpwire::codec::RawFrame]) -> Vec<NdItem> {
+    frames
+        .iter()
+        .map(|f| match f.error() {
+            None => Ok((f.bytes().to_vec(), f.offset(), f.line(), f.cr_stripped())),
+            Some(e) => Err((e.kind(), e.offset(), e.line())),
+        })
+        .collect()
+}
+
+#[test]
+fn ndjson_raw_codec_on_captures_matches_reference_and_reencodes_byte_exact() {
+    let files = capture_files(".jsonl");
+    if files.is_empty() {
+        return;
+    }
+    for path in &files {
+        let input = std::fs::read(path).unwrap();
+        let expect = reference_ndjson(&input, DEFAULT_MAX_FRAME_LEN);
+        for seed in 0..3 {
+            let reads = random_reads(input.len(), [64, 4096, 65536][seed as usize], seed);
+            let frames = drive(&mut NdjsonRawCodec::new(), &input, &reads).unwrap();
+            assert_eq!(nd_items(&frames), expect, "{path:?} seed {seed}");
+            // LF-only captures without blank lines re-encode byte-exact.
+            let mut enc = NdjsonRawCodec::new();
+            let mut out = BytesMut::new();
+            for f in frames {
+                enc.encode(f.into_bytes(), &mut out).unwrap();
+            }
+            assert_eq!(&out[..], &input[..], "{path:?} re-encoded");
+        }
+        let small = &input[..input.len().min(700)];
+        let expect = reference_ndjson(small, DEFAULT_MAX_FRAME_LEN);
+        for k in 0..=small.len() {
+            let frames =
+                drive(&mut NdjsonRawCodec::new(), small, &split_at(small.len(), k)).unwrap();
+            assert_eq!(nd_items(&frames), expect, "{path:?} k {k}");
+        }
+    }
+}
+
+#[test]
+fn ndjson_frames_are_zero_copy_slices_of_the_read_buffer() {
+    let mut codec = NdjsonRawCodec::new();
+    let mut buf = BytesMut::with_capacity(64);
+    buf.extend_from_slice(b"{\"a\":1}\r\n{\"b\":2}\n");
+    let base = buf.as_ptr() as usize;
+    let a = codec.decode(&mut buf).unwrap().unwrap();
+    let b = codec.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(a.bytes().as_ptr() as usize, base);
+    assert_eq!(b.bytes().as_ptr() as usize, base + 9);
+    assert_eq!((a.offset(), a.line(), a.cr_stripped()), (0, 1, true));
+    assert_eq!((b.offset(), b.line(), b.cr_stripped()), (9, 2, false));
+}
+
+#[test]
+fn oversize_line_is_an_item_then_the_stream_goes_on_or_fatal_by_policy() {
+    let input = b"{}\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n{\"b\":2}\n";
+    let items = drive(
+        &mut NdjsonRawCodec::with_max_frame_len(8),
+        input,
+        &[10, 10, 32],
+    )
+    .unwrap();
+    assert_eq!(items.len(), 3);
+    let e = items[1].error().unwrap();
+    assert_eq!(
+        (e.kind(), e.offset(), e.line()),
+        (FrameErrorKind::FrameTooLarge, 3, 2)
+    );
+    assert!(items[1].bytes().is_empty());
+    assert_eq!(&items[2].bytes()[..], b"{\"b\":2}");
+
+    let r = drive(
+        &mut NdjsonRawCodec::with_max_frame_len(8).on_oversize(OnOversize::Fatal),
+        input,
+        &[input.len()],
+    );
+    match r {
+        Err(CodecError::Frame(e)) => assert_eq!(e.kind(), FrameErrorKind::FrameTooLarge),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn unterminated_last_line_is_an_item_with_its_bytes() {
+    let items = drive(&mut NdjsonRawCodec::new(), b"{}\n{\"a\":", &[5, 3]).unwrap();
+    assert_eq!(items.len(), 2);
+    let e = items[1].error().unwrap();
+    assert_eq!(
+        (e.kind(), e.offset(), e.line()),
+        (FrameErrorKind::UnterminatedLine, 3, 2)
+    );
+    assert_eq!(&items[1].bytes()[..], b"{\"a\":");
+}
+
+#[test]
+fn encoder_rejects_embedded_newline() {
+    let mut c = NdjsonRawCodec::new();
+    let mut out = BytesMut::new();
+    match c.encode(Bytes::from_static(b"{\n}"), &mut out) {
+        Err(CodecError::Frame(e)) => assert_eq!(e.kind(), FrameErrorKind::UnencodableFrame),
+        other => panic!("{other:?}"),
+    }
+    assert!(out.is_empty());
+}
+
+#[tokio::test]
+async fn framed_read_keeps_going_after_error_items() {
+    let input: &[u8] = b"{}\nxxxxxxxxxxxxxxxxxxxx\n{\"b\":2}\n{\"c\":";
+    let mut stream = FramedRead::with_capacity(input, NdjsonRawCodec::with_max_frame_len(8), 4);
+    let mut kinds = Vec::new();
+    while let Some(item) = stream.next().await {
+        let item = item.unwrap();
+        kinds.push((item.error().map(|e| e.kind()), item.bytes().clone()));
+    }
+    assert_eq!(
+        kinds,
+        vec![
+            (None, Bytes::from_static(b"{}")),
+            (Some(FrameErrorKind::FrameTooLarge), Bytes::new()),
+            (None, Bytes::from_static(b"{\"b\":2}")),
+            (
+                Some(FrameErrorKind::UnterminatedLine),
+                Bytes::from_static(b"{\"c\":")
+            ),
+        ]
+    );
+}
+
+fn sse_items(frames: &[SseFrame]) -> Vec<SseItem> {
+    frames
+        .iter()
+        .map(|f| match f.error() {
+            None => Ok(RefEvent {
+                data: f.data().to_vec(),
+                has_data: f.has_data(),
+                event: f.event().map(|b| b.to_vec()),
+                id: f.id().map(|b| b.to_vec()),
+                retry: f.retry(),
+                offset: f.offset(),
+                line: f.line(),
+            }),
+            Some(e) => Err((e.kind(), e.offset(), e.line())),
+        })
+        .collect()
+}
+
+fn sse_raw() -> SseCodec {
+    SseCodec::with_limits(DEFAULT_MAX_FRAME_LEN, DEFAULT_MAX_FRAME_LEN + 64, None)
+}
+
+#[test]
+fn sse_codec_on_captures_matches_reference_and_round_trips() {
+    let files = capture_files(".sse");
+    if files.is_empty() {
+        return;
+    }
+    for path in &files {
+        let input = std::fs::read(path).unwrap();
+        let expect = reference_sse(&input);
+        for seed in 0..2 {
+            let reads = random_reads(input.len(), [50, 5000][seed as usize], seed);
+            let frames = drive(&mut sse_raw(), &input, &reads).unwrap();
+            assert_eq!(sse_items(&frames), expect, "{path:?} seed {seed}");
+            // Encode every event and decode again: same fields and data.
+            let mut enc = sse_raw();
+            let mut out = BytesMut::new();
+            for f in &frames {
+                enc.encode(f, &mut out).unwrap();
+            }
+            let again = drive(&mut sse_raw(), &out, &[out.len()]).unwrap();
+            let strip = |v: Vec<SseItem>| {
+                v.into_iter()
+                    .map(|i| i.map(|e| (e.data, e.has_data, e.event, e.id, e.retry)))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                strip(sse_items(&again)),
+                strip(expect.clone()),
+                "{path:?} round trip"
+            );
+        }
+        if input.len() < 1200 {
+            for k in 0..=input.len() {
+                let frames = drive(&mut sse_raw(), &input, &split_at(input.len(), k)).unwrap();
+                assert_eq!(sse_items(&frames), expect, "{path:?} k {k}");
+            }
+        }
+    }
+}
+
+#[test]
+fn sse_single_data_line_is_zero_copy() {
+    let mut codec = sse_raw();
+    let mut buf = BytesMut::new();
+    buf.extend_from_slice(b"event: message\r\ndata: {\"a\":1}\r\n\r\ndata: 1\ndata: 2\n\n");
+    let base = buf.as_ptr() as usize;
+    let a = codec.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(a.data().as_ptr() as usize, base + 22);
+    assert_eq!(&a.data()[..], b"{\"a\":1}");
+    assert_eq!(a.data_offset(), Some(22));
+    let b = codec.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(&b.data()[..], b"1\n2");
+    assert!(codec.decode(&mut buf).unwrap().is_none());
+}
+
+#[test]
+fn sse_encoder_writes_fields_and_rejects_cr() {
+    let mut c = sse_raw();
+    let mut out = BytesMut::new();
+    let f = SseFrame::new(Bytes::from_static(b"{}\n[]"))
+        .with_id(Bytes::from_static(b"7"))
+        .with_event(Bytes::from_static(b"message"))
+        .with_retry(500);
+    c.encode(&f, &mut out).unwrap();
+    assert_eq!(
+        &out[..],
+        b"id: 7\nevent: message\nretry: 500\ndata: {}\ndata: []\n\n"
+    );
+    out.clear();
+    c.encode(Bytes::from_static(b"{}"), &mut out).unwrap();
+    assert_eq!(&out[..], b"event: message\ndata: {}\n\n");
+    assert!(c.encode(Bytes::from_static(b"{\r}"), &mut out).is_err());
+    assert!(
+        c.encode(
+            &SseFrame::new(Bytes::new()).with_id(Bytes::from_static(b"a\nb")),
+            &mut out
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn sse_event_too_large_is_an_item_and_stream_goes_on() {
+    let input = b"data: 0123456789abcdef\n\ndata: ok\n\n";
+    let items = drive(
+        &mut SseCodec::with_limits(8, 64, None),
+        input,
+        &[input.len()],
+    )
+    .unwrap();
+    assert_eq!(items.len(), 2);
+    assert_eq!(
+        items[0].error().map(|e| e.kind()),
+        Some(FrameErrorKind::EventTooLarge)
+    );
+    assert_eq!(&items[1].data()[..], b"ok");
+}
+
+#[test]
+fn body_codec_over_limit_is_fatal() {
+    let mut c = mcpwire::codec::BodyCodec::with_parser(4, mcpwire::Parser::new());
+    let mut buf = BytesMut::from(&b"12345"[..]);
+    match c.decode(&mut buf) {
+        Err(CodecError::Frame(e)) => {
+            assert_eq!(
+                (e.kind(), e.kind().http_status()),
+                (FrameErrorKind::BodyTooLarge, Some(413))
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,178 @@
+//! Codecs with envelope parsing: frames carry the parsed envelope or its error as an item (the
+//! stream goes on); verdicts agree with serde_json on every capture frame.
+
+mod framing_common;
+
+use bytes::BytesMut;
+use framing_common::*;
+use futures::StreamExt;
+use mcpwire::codec::{BodyCodec, FrameFault, NdjsonCodec, SseCodec};
+use mcpwire::error::PARSE_ERROR;
+use mcpwire::framing::FrameErrorKind;
+use mcpwire::{Parser, Shape};
+use tokio_util::codec::{Decoder, FramedRead};
+
+fn drive<D: Decoder>(codec: &mut D, input: &[u8], reads: &[usize]) -> Vec<D::Item>
+where
+    D::Error: std::fmt::Debug,
+{
+    let mut buf = BytesMut::new();
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for &n in reads {
+        buf.extend_from_slice(&input[pos..pos + n]);
+        pos += n;
+        while let Some(item) = codec.decode(&mut buf).unwrap() {
+            out.push(item);
+        }
+    }
+    while let Some(item) = codec.decode_eof(&mut buf).unwrap() {
+        out.push(item);
+    }
+    out
+}
+
+#[test]
+fn ndjson_codec_on_captures_agrees_with_serde_json() {
+    let files = capture_files(".jsonl");
+    if files.is_empty() {
+        return;
+    }
+    let (mut ok, mut rejected) = (0, 0);
+    for path in &files {
+        let input = std::fs::read(path).unwrap();
+        let reads = random_reads(input.len(), 4096, 7);
+        for frame in drive(&mut NdjsonCodec::new(), &input, &reads) {
+            let serde_ok = serde_json::from_slice::<serde_json::Value>(frame.bytes()).is_ok();
+            match frame.envelope() {
+                Ok(env) => {
+                    assert!(
+                        serde_ok,
+                        "{path:?} line {}: we accept, serde_json rejects",
+                        frame.line()
+                    );
+                    assert_ne!(
+                        env.envelope().shape(),
+                        Shape::Invalid,
+                        "{path:?} line {}",
+                        frame.line()
+                    );
+                    assert_eq!(env.bytes(), frame.bytes());
+                    ok += 1;
+                }
+                Err(FrameFault::Envelope(e)) => {
+                    assert!(
+                        !serde_ok,
+                        "{path:?} line {}: we reject ({e}), serde_json accepts",
+                        frame.line()
+                    );
+                    rejected += 1;
+                }
+                Err(f) => panic!("{path:?}: {f}"),
+            }
+        }
+    }
+    println!("{ok} accepted, {rejected} rejected (lone surrogate escapes)");
+    assert!(ok > 1000);
+}
+
+#[tokio::test]
+async fn malformed_json_line_is_an_item_and_the_stream_goes_on() {
+    let input: &[u8] =
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n{\"jsonrpc\":\"2.0\",\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n";
+    let mut stream = FramedRead::new(input, NdjsonCodec::new());
+    let mut items = Vec::new();
+    while let Some(item) = stream.next().await {
+        items.push(item.unwrap());
+    }
+    assert_eq!(items.len(), 3);
+    assert!(items[0].envelope().is_ok());
+    match items[1].envelope() {
+        Err(FrameFault::Envelope(e)) => {
+            assert_eq!(e.code(), PARSE_ERROR);
+            assert_eq!(items[1].offset(), 41);
+            assert_eq!(items[1].line(), 2);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        items[2].envelope().unwrap().envelope().shape(),
+        Shape::Result
+    );
+}
+
+#[test]
+fn oversize_and_unterminated_lines_carry_framing_faults() {
+    let input =
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"a-very-long-method-name-indeed\"}\n{\"jsonrpc\"";
+    let items = drive(
+        &mut NdjsonCodec::with_parser(32, Parser::new()),
+        input,
+        &[input.len()],
+    );
+    assert_eq!(items.len(), 2);
+    match items[0].envelope() {
+        Err(FrameFault::Framing(e)) => assert_eq!(e.kind(), FrameErrorKind::FrameTooLarge),
+        other => panic!("{other:?}"),
+    }
+    match items[1].envelope() {
+        Err(FrameFault::Framing(e)) => assert_eq!(e.kind(), FrameErrorKind::UnterminatedLine),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(&items[1].bytes()[..], b"{\"jsonrpc\"");
+}
+
+#[test]
+fn sse_codec_parses_message_events_only() {
+    let files = capture_files(".sse");
+    if files.is_empty() {
+        return;
+    }
+    let mut messages = 0;
+    for path in &files {
+        let input = std::fs::read(path).unwrap();
+        for ev in drive(
+            &mut SseCodec::new(),
+            &input,
+            &random_reads(input.len(), 512, 3),
+        ) {
+            match ev.envelope() {
+                None => assert!(!ev.is_message(), "{path:?}"),
+                Some(r) => {
+                    let serde_ok = serde_json::from_slice::<serde_json::Value>(ev.data()).is_ok();
+                    assert_eq!(r.is_ok(), serde_ok, "{path:?} line {}", ev.line());
+                    messages += 1;
+                }
+            }
+        }
+    }
+    assert!(messages > 250);
+}
+
+#[test]
+fn body_codec_parses_capture_bodies() {
+    let Some(shared) = shared_dir() else { return };
+    let mut n = 0;
+    for dir in std::fs::read_dir(shared.join("captures")).unwrap() {
+        let Ok(requests) = std::fs::read_to_string(dir.unwrap().path().join("requests.jsonl"))
+        else {
+            continue;
+        };
+        for line in requests.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let Some(body) = v["body"].as_str().filter(|b| !b.is_empty()) else {
+                continue;
+            };
+            let items = drive(
+                &mut BodyCodec::new(),
+                body.as_bytes(),
+                &random_reads(body.len(), 64, 1),
+            );
+            assert_eq!(items.len(), 1);
+            let serde_ok = serde_json::from_str::<serde_json::Value>(body).is_ok();
+            assert_eq!(items[0].envelope().is_ok(), serde_ok, "{body}");
+            n += 1;
+        }
+    }
+    assert!(n > 100);
+}

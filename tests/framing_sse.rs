@@ -1,0 +1,343 @@
+//! SSE framer: every raw `.sse` capture against a reference parser at every split point (small
+//! streams) and in random reads (all), CR/LF/CRLF across reads, BOM, priming events,
+//! unterminated events, limits at the boundary, linear cost.
+
+mod framing_common;
+
+use framing_common::*;
+use mcpwire::framing::sse::SseFramer;
+use mcpwire::framing::{FrameErrorKind, Status};
+
+/// Feeds `input` in reads of the given sizes; decode until partial after each read, `finish`
+/// until partial at the end. Checks that zero-copy data ranges point at the data.
+fn feed(
+    input: &[u8],
+    reads: &[usize],
+    max_event: usize,
+    max_line: usize,
+) -> (Vec<SseItem>, SseFramer) {
+    let mut f = SseFramer::with_limits(max_event, max_line);
+    let mut out = Vec::new();
+    let mut buf: Vec<u8> = Vec::new();
+    let mut pos = 0;
+    let round = |f: &mut SseFramer, buf: &mut Vec<u8>, eof: bool, out: &mut Vec<SseItem>| loop {
+        let d = if eof { f.finish(buf) } else { f.decode(buf) };
+        let consumed = d.consumed;
+        match &d.status {
+            Status::Partial => {
+                drop(d);
+                buf.drain(..consumed);
+                return;
+            }
+            Status::Complete(Ok(ev)) => {
+                if let Some(r) = ev.data_range() {
+                    assert_eq!(&buf[r], ev.data(), "zero-copy range");
+                    assert_eq!(ev.data_lines(), 1);
+                }
+                out.push(Ok(RefEvent {
+                    data: ev.data().to_vec(),
+                    has_data: ev.has_data(),
+                    event: ev.event().map(<[u8]>::to_vec),
+                    id: ev.id().map(<[u8]>::to_vec),
+                    retry: ev.retry(),
+                    offset: ev.offset(),
+                    line: ev.line(),
+                }));
+            }
+            Status::Complete(Err(e)) => out.push(Err((e.kind(), e.offset(), e.line()))),
+        }
+        drop(d);
+        buf.drain(..consumed);
+    };
+    for &n in reads {
+        buf.extend_from_slice(&input[pos..pos + n]);
+        pos += n;
+        round(&mut f, &mut buf, false, &mut out);
+        // Memory bound: a retained data line plus a partial line.
+        assert!(
+            buf.len() <= 2 * (max_line + 2),
+            "pending {} bytes",
+            buf.len()
+        );
+    }
+    round(&mut f, &mut buf, true, &mut out);
+    assert!(buf.is_empty());
+    (out, f)
+}
+
+const BIG: usize = 4 * 1024 * 1024;
+
+fn one_read(input: &[u8]) -> Vec<SseItem> {
+    feed(input, &[input.len()], BIG, BIG + 64).0
+}
+
+#[test]
+fn captures_match_reference() {
+    let files = capture_files(".sse");
+    if files.is_empty() {
+        return;
+    }
+    let (mut events, mut messages, mut unterminated) = (0, 0, 0);
+    for path in &files {
+        let input = std::fs::read(path).unwrap();
+        let expect = reference_sse(&input);
+        let (got, f) = feed(&input, &[input.len()], BIG, BIG + 64);
+        assert_eq!(got, expect, "{path:?} one read");
+        assert!(f.bytes_examined() <= 2 * input.len() as u64);
+        for seed in 0..3 {
+            let reads = random_reads(input.len(), [64, 1000, 7][seed as usize], seed);
+            let (got, f) = feed(&input, &reads, BIG, BIG + 64);
+            assert_eq!(got, expect, "{path:?} random reads seed {seed}");
+            assert!(
+                f.bytes_examined() <= 2 * input.len() as u64,
+                "{path:?} rescanned"
+            );
+        }
+        if input.len() <= 2048 {
+            for k in 0..=input.len() {
+                let (got, _) = feed(&input, &split_at(input.len(), k), BIG, BIG + 64);
+                assert_eq!(got, expect, "{path:?} split at {k}");
+            }
+            assert_eq!(
+                feed(&input, &vec![1; input.len()], BIG, BIG + 64).0,
+                expect,
+                "{path:?} bytewise"
+            );
+        }
+        for item in &expect {
+            match item {
+                Ok(ev) => {
+                    events += 1;
+                    if !ev.data.is_empty() {
+                        messages += 1;
+                        assert!(
+                            ev.data.starts_with(b"{") && ev.data.ends_with(b"}"),
+                            "{path:?}"
+                        );
+                    }
+                }
+                Err((FrameErrorKind::UnterminatedEvent, ..)) => unterminated += 1,
+                Err(e) => panic!("{path:?}: {e:?}"),
+            }
+        }
+    }
+    println!(
+        "{} files, {events} events, {messages} messages, {unterminated} unterminated",
+        files.len()
+    );
+    assert!(messages > 250, "{messages}");
+}
+
+#[test]
+fn line_ends_cr_lf_crlf_split_everywhere() {
+    let input = "\u{feff}event: message\rdata: {\"a\":\"é😀\"}\r\n\r\nid: 7\ndata: x\ndata:  y\n\n: keep-alive\r\r\ndata\r\n\r\n".as_bytes();
+    let expect = one_read(input);
+    assert_eq!(expect, reference_sse(input));
+    assert_eq!(expect.len(), 3, "{expect:?}");
+    let e0 = expect[0].as_ref().unwrap();
+    assert_eq!(
+        (&e0.data[..], e0.event.as_deref(), e0.offset, e0.line),
+        ("{\"a\":\"é😀\"}".as_bytes(), Some(&b"message"[..]), 3, 1)
+    );
+    let e1 = expect[1].as_ref().unwrap();
+    assert_eq!(
+        (&e1.data[..], e1.id.as_deref()),
+        (&b"x\n y"[..], Some(&b"7"[..]))
+    );
+    let e2 = expect[2].as_ref().unwrap();
+    assert_eq!((&e2.data[..], e2.has_data), (&b""[..], true));
+    for i in 0..=input.len() {
+        for j in i..=input.len() {
+            let reads = [i, j - i, input.len() - j];
+            assert_eq!(
+                feed(input, &reads, BIG, BIG + 64).0,
+                expect,
+                "split at {i},{j}"
+            );
+        }
+    }
+}
+
+#[test]
+fn cr_at_end_of_read_then_lf_is_one_line_end() {
+    let input = b"data: 1\r\n\r\ndata: 2\r\n\r\n";
+    let expect = one_read(input);
+    assert_eq!(expect.len(), 2);
+    // CR ends the first read, LF starts the next, at each line end.
+    for k in [8, 10, 19, 21] {
+        assert_eq!(input[k - 1], b'\r');
+        assert_eq!(
+            feed(input, &split_at(input.len(), k), BIG, BIG + 64).0,
+            expect,
+            "k {k}"
+        );
+    }
+    assert_eq!(expect[1].as_ref().unwrap().line, 3);
+}
+
+#[test]
+fn bom_split_across_reads_is_stripped_once() {
+    let input = b"\xEF\xBB\xBFdata: 1\n\n";
+    for k in 0..=4 {
+        let (got, f) = feed(input, &split_at(input.len(), k), BIG, BIG + 64);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].as_ref().unwrap().data, b"1");
+        assert!(f.bom_stripped());
+    }
+    // A second BOM is not stripped: it becomes part of a field name (ignored field).
+    let (got, _) = feed(b"\xEF\xBB\xBF\xEF\xBB\xBFdata: 1\n\n", &[15], BIG, BIG + 64);
+    assert!(!got[0].as_ref().unwrap().has_data);
+}
+
+#[test]
+fn priming_event_and_comment_only_blocks() {
+    let input = b"id: 1\r\ndata: \r\nretry: 500\r\n\r\n:\r\n\r\n: ping\n\nretry: x\n\n";
+    let got = one_read(input);
+    assert_eq!(got, reference_sse(input));
+    // Priming event returned (not a message); comment blocks give nothing; an invalid retry
+    // still makes an (empty) event because the field line was seen.
+    assert_eq!(got.len(), 2);
+    let p = got[0].as_ref().unwrap();
+    assert_eq!(
+        (p.has_data, p.data.is_empty(), p.retry, p.id.as_deref()),
+        (true, true, Some(500), Some(&b"1"[..]))
+    );
+    assert_eq!(got[1].as_ref().unwrap().retry, None);
+}
+
+#[test]
+fn id_with_nul_is_ignored_and_unknown_fields_too() {
+    let input = b"id: a\0b\nfoo: bar\ndata: 1\n\n";
+    let got = one_read(input);
+    assert_eq!(got, reference_sse(input));
+    assert_eq!(got[0].as_ref().unwrap().id, None);
+}
+
+#[test]
+fn unterminated_event_at_end_of_stream() {
+    for (input, offset, line) in [
+        (
+            &b"data: 1\n\nevent: message\ndata: {\"a\"\n"[..],
+            9u64,
+            3u64,
+        ),
+        (&b"data: 1\n\ndata: {\"a\""[..], 9, 3),
+        (&b"data: 1\n\nid"[..], 9, 3),
+    ] {
+        let got = one_read(input);
+        assert_eq!(got, reference_sse(input));
+        assert_eq!(got.len(), 2);
+        assert_eq!(
+            got[1],
+            Err((FrameErrorKind::UnterminatedEvent, offset, line))
+        );
+    }
+    // A trailing comment or blank lines are not an event.
+    assert_eq!(one_read(b"data: 1\n\n: bye").len(), 1);
+    assert_eq!(one_read(b"data: 1\n\n\n\n").len(), 1);
+}
+
+#[test]
+fn event_limit_at_boundary_and_one_byte_either_side() {
+    let max = 16;
+    for len in [max - 1, max, max + 1] {
+        // Single line.
+        let mut input = b"data: ".to_vec();
+        input.extend(std::iter::repeat_n(b'x', len));
+        input.extend_from_slice(b"\n\ndata: ok\n\n");
+        let (got, _) = feed(&input, &[input.len()], max, 1024);
+        if len <= max {
+            assert_eq!(got[0].as_ref().unwrap().data.len(), len);
+        } else {
+            assert_eq!(got[0], Err((FrameErrorKind::EventTooLarge, 0, 1)));
+        }
+        assert_eq!(got[1].as_ref().unwrap().data, b"ok", "stream goes on");
+        assert_eq!(got.len(), 2);
+        for k in 0..=input.len() {
+            assert_eq!(
+                feed(&input, &split_at(input.len(), k), max, 1024).0,
+                got,
+                "len {len} k {k}"
+            );
+        }
+        // Joined: two lines of (len - 1) / 2 and the rest plus the LF between them.
+        let a = (len - 1) / 2;
+        let b = len - 1 - a;
+        let mut input = b"id: 1\ndata: ".to_vec();
+        input.extend(std::iter::repeat_n(b'a', a));
+        input.extend_from_slice(b"\ndata: ");
+        input.extend(std::iter::repeat_n(b'b', b));
+        input.extend_from_slice(b"\ndata: more?\n\ndata: ok\n\n");
+        // The third data line pushes it over in every case but shows the joined limit; test
+        // the first two lines alone too.
+        let two = {
+            let mut v = input.clone();
+            let cut = v.windows(13).position(|w| w == b"\ndata: more?\n").unwrap();
+            v.drain(cut..cut + 12);
+            v
+        };
+        let (got, _) = feed(&two, &[two.len()], max, 1024);
+        if len <= max {
+            assert_eq!(
+                got[0].as_ref().unwrap().data.len(),
+                len,
+                "{:?}",
+                String::from_utf8_lossy(&two)
+            );
+        } else {
+            assert_eq!(got[0], Err((FrameErrorKind::EventTooLarge, 0, 1)));
+        }
+        assert_eq!(got[1].as_ref().unwrap().data, b"ok");
+        for k in 0..=two.len() {
+            assert_eq!(
+                feed(&two, &split_at(two.len(), k), max, 1024).0,
+                got,
+                "joined len {len} k {k}"
+            );
+        }
+    }
+}
+
+#[test]
+fn line_limit_at_boundary_and_one_byte_either_side() {
+    let max_line = 20;
+    for len in [max_line - 1, max_line, max_line + 1] {
+        let mut input = b"data: ".to_vec();
+        input.extend(std::iter::repeat_n(b'x', len - 6));
+        input.extend_from_slice(b"\r\n\r\ndata: ok\r\n\r\n");
+        let (got, _) = feed(&input, &[input.len()], 1024, max_line);
+        if len <= max_line {
+            assert_eq!(got[0].as_ref().unwrap().data.len(), len - 6);
+        } else {
+            assert_eq!(got[0], Err((FrameErrorKind::LineTooLong, 0, 1)));
+        }
+        assert_eq!(got[1].as_ref().unwrap().data, b"ok");
+        assert_eq!(got[1].as_ref().unwrap().line, 3);
+        for k in 0..=input.len() {
+            assert_eq!(
+                feed(&input, &split_at(input.len(), k), 1024, max_line).0,
+                got,
+                "len {len} k {k}"
+            );
+        }
+        assert_eq!(feed(&input, &vec![1; input.len()], 1024, max_line).0, got);
+    }
+}
+
+#[test]
+fn four_mb_data_line_in_64_byte_reads_is_linear() {
+    let mut input = b"event: message\r\ndata: ".to_vec();
+    input.extend(std::iter::repeat_n(b'a', 4_000_000));
+    input.extend_from_slice(b"\r\n\r\n");
+    let mut reads = vec![64; input.len() / 64];
+    reads.push(input.len() % 64);
+    let (got, f) = feed(&input, &reads, 4_000_000, 4_000_064);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].as_ref().unwrap().data.len(), 4_000_000);
+    // Line-end search once per byte plus field names (up to the colon).
+    assert!(
+        f.bytes_examined() <= input.len() as u64 + 16,
+        "{} examined",
+        f.bytes_examined()
+    );
+}
