@@ -51,14 +51,21 @@ def add_frames_from_jsonl(path, source):
             if line and len(line) <= MAX_FRAME:
                 frames.append((source, line))
 
-# The project's own corpora/ (files are frames, or JSONL streams of frames).
+# The project's own corpora/: *.jsonl streams of frames (also NDJSON stream seeds), *.sse
+# event streams, *.json single frames (e.g. hostile/fuzz-*.json crash cases).
+corpora_streams = {"ndjson": [], "sse": []}
 for path in sorted(glob.glob(os.path.join(root, "corpora", "**", "*"), recursive=True)):
-    if not os.path.isfile(path) or path.endswith(".md"):
+    if not os.path.isfile(path) or "/tools/" in path:
         continue
     data = open(path, "rb").read()
     if path.endswith(".jsonl"):
         add_frames_from_jsonl(path, "corpora")
-    elif len(data) <= MAX_FRAME:
+        if len(data) > MAX_STREAM:
+            data = data[: data.rfind(b"\n", 0, MAX_STREAM) + 1]
+        corpora_streams["ndjson"].append(data)
+    elif path.endswith(".sse"):
+        corpora_streams["sse"].append(data[:MAX_STREAM])
+    elif path.endswith(".json") and len(data) <= MAX_FRAME:
         frames.append(("corpora", data))
 
 if have_shared:
@@ -107,6 +114,9 @@ if have_shared:
         data = open(path, "rb").read()[:MAX_STREAM]
         crlf = [i + 1 for i in range(len(data) - 1) if data[i:i + 2] == b"\r\n"]
         put("sse", "capture", stream_input(data, crlf[:16] + list(range(7, len(data), 7))[:15]))
+for t in ("ndjson", "sse"):
+    for data in corpora_streams[t]:
+        put(t, "corpora", stream_input(data, [1, 2, 5, 64, 65, 66, 4096]))
 # Hand-written stream seeds: CR/LF/CRLF mixes, blank lines, BOM, comments, unterminated ends.
 for s in (b'{"a":1}\n\n\r\n{"b":2}\r\n{"c":3}', b"x\r\ry\n\xef\xbb\xbf{}\n"):
     put("ndjson", "hand", stream_input(s, [1, 8, 9, 10]))

@@ -249,6 +249,318 @@ pub fn show(bytes: &[u8]) -> String {
     bytes.escape_ascii().to_string()
 }
 
+// ===== Differential checks of the real framers (crate::framing) =====
+
+use crate::framing::ndjson::NdjsonFramer;
+use crate::framing::sse::{OwnedSseEvent, SseFramer};
+use crate::framing::{FrameError, FrameErrorKind, Status};
+
+/// One NDJSON framer output, normalised for comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NdjsonOut {
+    /// A frame: stream offset, 1-based line, bytes.
+    Frame(u64, u64, Vec<u8>),
+    /// [`FrameErrorKind::FrameTooLarge`] at a stream offset and line.
+    TooLarge(u64, u64),
+    /// [`FrameErrorKind::UnterminatedLine`] at a stream offset, with its length.
+    Unterminated(u64, usize),
+    /// Any other frame error (never expected from the NDJSON framer).
+    Other(FrameError),
+}
+
+fn ndjson_error(e: FrameError) -> NdjsonOut {
+    match e.kind() {
+        FrameErrorKind::FrameTooLarge => NdjsonOut::TooLarge(e.offset(), e.line()),
+        FrameErrorKind::UnterminatedLine => NdjsonOut::Unterminated(e.offset(), e.len()),
+        _ => NdjsonOut::Other(e),
+    }
+}
+
+/// Feeds `reads` in turn to a fresh [`NdjsonFramer`] under the buffer contract, then
+/// finishes. Also checks the framer's own guarantees: progress on every call, pending bytes
+/// bounded by the limit after a partial, bytes examined at most the bytes fed.
+///
+/// # Errors
+/// A [`Disagreement`] when a guarantee does not hold.
+pub fn run_ndjson(max_frame_len: usize, reads: &[&[u8]]) -> Result<Vec<NdjsonOut>, Disagreement> {
+    let total: usize = reads.iter().map(|r| r.len()).sum();
+    let mut framer = NdjsonFramer::with_max_frame_len(max_frame_len);
+    let mut buf: Vec<u8> = Vec::new();
+    let mut out = Vec::new();
+    let mut calls = 0usize;
+    let budget = 2 * total + 2 * reads.len() + 16;
+    let fail = |check, detail: String| Err(Disagreement { check, detail });
+    for (n, read) in reads.iter().enumerate() {
+        buf.extend_from_slice(read);
+        let last = n + 1 == reads.len();
+        loop {
+            calls += 1;
+            if calls > budget {
+                return fail("ndjson: no progress", format!("{calls} calls for {total} bytes"));
+            }
+            let d = if last { framer.finish(&buf) } else { framer.decode(&buf) };
+            if d.consumed > buf.len() {
+                return fail("ndjson: consumed beyond buffer", format!("{} > {}", d.consumed, buf.len()));
+            }
+            let partial = match d.status {
+                Status::Partial => true,
+                Status::Complete(Ok(f)) => {
+                    if f.range().end > d.consumed {
+                        return fail("ndjson: frame beyond consumed", format!("{:?}", f.range()));
+                    }
+                    out.push(NdjsonOut::Frame(f.offset(), f.line(), buf[f.range()].to_vec()));
+                    false
+                }
+                Status::Complete(Err(e)) => {
+                    out.push(ndjson_error(e));
+                    false
+                }
+            };
+            buf.drain(..d.consumed);
+            if partial {
+                if !last && buf.len() > max_frame_len.saturating_add(2) {
+                    return fail(
+                        "ndjson: pending bytes over the limit",
+                        format!("{} pending, limit {max_frame_len}", buf.len()),
+                    );
+                }
+                break;
+            }
+        }
+    }
+    if !buf.is_empty() {
+        return fail("ndjson: bytes left after finish", show(&buf));
+    }
+    if framer.bytes_examined() > total as u64 {
+        return fail(
+            "ndjson: bytes examined over bytes fed",
+            format!("{} > {total}", framer.bytes_examined()),
+        );
+    }
+    Ok(out)
+}
+
+/// What [`reference_ndjson`] expects the real framer to report, as [`NdjsonOut`]s: an
+/// unterminated last line of `L` bytes is reported as too large when `L >= limit + 2` (known
+/// too large whatever follows), else as unterminated.
+pub fn expected_ndjson(stream: &[u8], max_frame_len: usize) -> Vec<NdjsonOut> {
+    let r = reference_ndjson(stream, max_frame_len);
+    let mut out: Vec<NdjsonOut> = r
+        .items
+        .into_iter()
+        .map(|i| match i {
+            NdjsonItem::Frame { range, line } => {
+                NdjsonOut::Frame(range.start as u64, line, stream[range].to_vec())
+            }
+            NdjsonItem::Oversize { start, line } => NdjsonOut::TooLarge(start as u64, line),
+        })
+        .collect();
+    let tail = r.unterminated;
+    if !tail.is_empty() {
+        let line = 1 + stream[..tail.start].iter().filter(|&&b| b == b'\n').count() as u64;
+        if tail.len() >= max_frame_len.saturating_add(2) {
+            out.push(NdjsonOut::TooLarge(tail.start as u64, line));
+        } else {
+            out.push(NdjsonOut::Unterminated(tail.start as u64, tail.len()));
+        }
+    }
+    out
+}
+
+/// The `ndjson` oracle: `stream` cut into reads at `split_points` gives exactly the frames
+/// and errors of one read, and those equal [`expected_ndjson`] (the reference framer).
+///
+/// # Errors
+/// The first [`Disagreement`] found.
+pub fn check_ndjson_splits(
+    stream: &[u8],
+    split_points: &[usize],
+    max_frame_len: usize,
+) -> Result<(), Disagreement> {
+    let whole = run_ndjson(max_frame_len, &[stream])?;
+    let split = run_ndjson(max_frame_len, &reads(stream, split_points))?;
+    if whole != split {
+        return Err(Disagreement {
+            check: "ndjson: split reads vs one read",
+            detail: format!(
+                "splits {:?}\n one read: {whole:?}\n split:    {split:?}",
+                normalise_splits(stream.len(), split_points)
+            ),
+        });
+    }
+    let expected = expected_ndjson(stream, max_frame_len);
+    if whole != expected {
+        return Err(Disagreement {
+            check: "ndjson: framer vs reference",
+            detail: format!("framer:    {whole:?}\n reference: {expected:?}"),
+        });
+    }
+    Ok(())
+}
+
+/// Feeds `reads` to a fresh [`SseFramer`] with the given limits under the buffer contract,
+/// then finishes; checks progress, pending-bytes bound and bytes examined (at most twice the
+/// bytes fed plus a constant, as the framer documents).
+///
+/// # Errors
+/// A [`Disagreement`] when a guarantee does not hold.
+pub fn run_sse(
+    max_event_len: usize,
+    max_line_len: usize,
+    reads: &[&[u8]],
+) -> Result<Vec<Result<OwnedSseEvent, FrameError>>, Disagreement> {
+    let total: usize = reads.iter().map(|r| r.len()).sum();
+    let mut framer = SseFramer::with_limits(max_event_len, max_line_len);
+    let mut buf: Vec<u8> = Vec::new();
+    let mut out = Vec::new();
+    let mut calls = 0usize;
+    let budget = 2 * total + 2 * reads.len() + 16;
+    let fail = |check, detail: String| Err(Disagreement { check, detail });
+    for (n, read) in reads.iter().enumerate() {
+        buf.extend_from_slice(read);
+        let last = n + 1 == reads.len();
+        loop {
+            calls += 1;
+            if calls > budget {
+                return fail("sse: no progress", format!("{calls} calls for {total} bytes"));
+            }
+            let d = if last { framer.finish(&buf) } else { framer.decode(&buf) };
+            let consumed = d.consumed;
+            let partial = match d.status {
+                Status::Partial => true,
+                Status::Complete(Ok(ev)) => {
+                    out.push(Ok(OwnedSseEvent::from(&ev)));
+                    false
+                }
+                Status::Complete(Err(e)) => {
+                    out.push(Err(e));
+                    false
+                }
+            };
+            if consumed > buf.len() {
+                return fail("sse: consumed beyond buffer", format!("{consumed} > {}", buf.len()));
+            }
+            buf.drain(..consumed);
+            if partial {
+                let bound = max_event_len.saturating_add(max_line_len).saturating_add(4);
+                if !last && buf.len() > bound {
+                    return fail(
+                        "sse: pending bytes over the limits",
+                        format!("{} pending, bound {bound}", buf.len()),
+                    );
+                }
+                break;
+            }
+        }
+    }
+    if !buf.is_empty() {
+        return fail("sse: bytes left after finish", show(&buf));
+    }
+    if framer.bytes_examined() > 2 * total as u64 + 16 {
+        return fail(
+            "sse: bytes examined over twice the bytes fed",
+            format!("{} > 2 * {total}", framer.bytes_examined()),
+        );
+    }
+    Ok(out)
+}
+
+/// The framer's events as the reference sees them: dispatched (data-bearing) events with the
+/// persistent last event ID, the last `retry`, and whether an unterminated event was reported.
+fn sse_as_reference(
+    out: &[Result<OwnedSseEvent, FrameError>],
+) -> Result<SseReading, Disagreement> {
+    let mut r = SseReading::default();
+    let mut last_id: Vec<u8> = Vec::new();
+    for (i, item) in out.iter().enumerate() {
+        match item {
+            Ok(ev) => {
+                if let Some(id) = &ev.id {
+                    last_id = id.clone();
+                }
+                if ev.retry.is_some() {
+                    r.retry = ev.retry;
+                    r.retry_at_last_blank = ev.retry;
+                }
+                if ev.has_data {
+                    let ty = match &ev.event {
+                        Some(t) if !t.is_empty() => t.clone(),
+                        _ => b"message".to_vec(),
+                    };
+                    r.events.push(SseEvent {
+                        event_type: ty,
+                        data: ev.data.clone(),
+                        last_event_id: last_id.clone(),
+                    });
+                }
+            }
+            Err(e) if e.kind() == FrameErrorKind::UnterminatedEvent && i + 1 == out.len() => {
+                r.pending_at_end = true;
+            }
+            Err(e) => {
+                return Err(Disagreement {
+                    check: "sse: unexpected frame error",
+                    detail: format!("{e} at item {i}"),
+                });
+            }
+        }
+    }
+    Ok(r)
+}
+
+/// The `sse` oracle: `stream` cut into reads at `split_points` gives exactly the events and
+/// errors of one read; with `limits == None` (the defaults, larger than any fuzz input) the
+/// dispatched events, last event IDs, `retry` and the end-of-stream report also equal
+/// [`reference_sse`]'s. With `Some((max_event_len, max_line_len))` only split invariance and the
+/// framer's guarantees are checked (the reference has no limits).
+///
+/// # Errors
+/// The first [`Disagreement`] found.
+pub fn check_sse_splits(
+    stream: &[u8],
+    split_points: &[usize],
+    limits: Option<(usize, usize)>,
+) -> Result<(), Disagreement> {
+    let (ev_max, line_max) = limits.unwrap_or((
+        crate::framing::DEFAULT_MAX_FRAME_LEN,
+        crate::framing::DEFAULT_MAX_FRAME_LEN + crate::framing::sse::LINE_OVERHEAD,
+    ));
+    let whole = run_sse(ev_max, line_max, &[stream])?;
+    let split = run_sse(ev_max, line_max, &reads(stream, split_points))?;
+    if whole != split {
+        return Err(Disagreement {
+            check: "sse: split reads vs one read",
+            detail: format!(
+                "splits {:?}\n one read: {whole:?}\n split:    {split:?}",
+                normalise_splits(stream.len(), split_points)
+            ),
+        });
+    }
+    if limits.is_some() {
+        return Ok(());
+    }
+    let got = sse_as_reference(&whole)?;
+    let want = reference_sse(stream);
+    let same = got.events == want.events
+        && got.retry_at_last_blank == want.retry_at_last_blank
+        && got.pending_at_end == want.pending_at_end;
+    if !same {
+        return Err(Disagreement {
+            check: "sse: framer vs reference",
+            detail: format!(
+                "framer:    {:?} retry {:?} pending {}\n reference: {:?} retry {:?} pending {}",
+                got.events,
+                got.retry_at_last_blank,
+                got.pending_at_end,
+                want.events,
+                want.retry_at_last_blank,
+                want.pending_at_end
+            ),
+        });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
