@@ -35,7 +35,9 @@ fn replay_dir(target: &str, dir: &Path) -> (usize, Vec<String>) {
     let mut failures = Vec::new();
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let open = OPEN_FINDINGS.iter().find(|(t, f, _)| *t == target && *f == name);
+        let open = OPEN_FINDINGS
+            .iter()
+            .find(|(t, f, _)| *t == target && *f == name);
         assert!(path.is_file(), "{} is not a file", path.display());
         let data = fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         let outcome = panic::catch_unwind(|| targets::run(target, &data));
@@ -46,7 +48,10 @@ fn replay_dir(target: &str, dir: &Path) -> (usize, Vec<String>) {
                      un-ignore its test in tests/fuzz_regressions.rs",
                     path.display()
                 )),
-                _ => println!("open finding {finding}: {} still fails (expected)", path.display()),
+                _ => println!(
+                    "open finding {finding}: {} still fails (expected)",
+                    path.display()
+                ),
             }
             continue;
         }
@@ -105,7 +110,10 @@ fn replay(kind: &str, require_every_target: bool) {
         if require_every_target {
             assert!(n > 0, "fuzz/{kind}/{target} is empty");
         }
-        println!("replayed {n} files of fuzz/{kind}/{target}: {} failed", failures.len());
+        println!(
+            "replayed {n} files of fuzz/{kind}/{target}: {} failed",
+            failures.len()
+        );
         all_failures.extend(failures);
     }
     assert!(

@@ -72,14 +72,23 @@ pub fn reference_ndjson(stream: &[u8], max_frame_len: usize) -> NdjsonReading {
         }
         if end > line_start {
             if end - line_start > max_frame_len {
-                items.push(NdjsonItem::Oversize { start: line_start, line });
+                items.push(NdjsonItem::Oversize {
+                    start: line_start,
+                    line,
+                });
             } else {
-                items.push(NdjsonItem::Frame { range: line_start..end, line });
+                items.push(NdjsonItem::Frame {
+                    range: line_start..end,
+                    line,
+                });
             }
         }
         line_start = i + 1;
     }
-    NdjsonReading { items, unterminated: line_start..stream.len() }
+    NdjsonReading {
+        items,
+        unterminated: line_start..stream.len(),
+    }
 }
 
 /// One event dispatched by the reference SSE framer.
@@ -157,7 +166,11 @@ pub fn reference_sse(stream: &[u8]) -> SseReading {
                 continue;
             }
             data.pop(); // the data buffer always ends with the LF appended below
-            let ty = if event_type.is_empty() { b"message".to_vec() } else { event_type.clone() };
+            let ty = if event_type.is_empty() {
+                b"message".to_vec()
+            } else {
+                event_type.clone()
+            };
             reading.events.push(SseEvent {
                 event_type: ty,
                 data: std::mem::take(&mut data),
@@ -183,18 +196,12 @@ pub fn reference_sse(stream: &[u8]) -> SseReading {
                 data.extend_from_slice(value);
                 data.push(b'\n');
             }
-            b"id" => {
-                if !value.contains(&0) {
-                    last_event_id = value.to_vec();
-                }
-            }
-            b"retry" => {
-                if !value.is_empty() && value.iter().all(u8::is_ascii_digit) {
-                    // Saturate rather than overflow on absurd values.
-                    reading.retry = Some(value.iter().fold(0u64, |acc, &d| {
-                        acc.saturating_mul(10).saturating_add(u64::from(d - b'0'))
-                    }));
-                }
+            b"id" if !value.contains(&0) => last_event_id = value.to_vec(),
+            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                // Saturate rather than overflow on absurd values.
+                reading.retry = Some(value.iter().fold(0u64, |acc, &d| {
+                    acc.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+                }));
             }
             _ => {}
         }
@@ -225,8 +232,11 @@ impl std::error::Error for Disagreement {}
 /// boundaries of a stream of `len` bytes (duplicates and out-of-range values dropped, each
 /// value taken modulo `len + 1`).
 pub fn normalise_splits(len: usize, split_points: &[usize]) -> Vec<usize> {
-    let mut v: Vec<usize> =
-        split_points.iter().map(|&p| p % (len + 1)).filter(|&p| p > 0 && p < len).collect();
+    let mut v: Vec<usize> = split_points
+        .iter()
+        .map(|&p| p % (len + 1))
+        .filter(|&p| p > 0 && p < len)
+        .collect();
     v.sort_unstable();
     v.dedup();
     v
@@ -296,11 +306,21 @@ pub fn run_ndjson(max_frame_len: usize, reads: &[&[u8]]) -> Result<Vec<NdjsonOut
         loop {
             calls += 1;
             if calls > budget {
-                return fail("ndjson: no progress", format!("{calls} calls for {total} bytes"));
+                return fail(
+                    "ndjson: no progress",
+                    format!("{calls} calls for {total} bytes"),
+                );
             }
-            let d = if last { framer.finish(&buf) } else { framer.decode(&buf) };
+            let d = if last {
+                framer.finish(&buf)
+            } else {
+                framer.decode(&buf)
+            };
             if d.consumed > buf.len() {
-                return fail("ndjson: consumed beyond buffer", format!("{} > {}", d.consumed, buf.len()));
+                return fail(
+                    "ndjson: consumed beyond buffer",
+                    format!("{} > {}", d.consumed, buf.len()),
+                );
             }
             let partial = match d.status {
                 Status::Partial => true,
@@ -308,7 +328,11 @@ pub fn run_ndjson(max_frame_len: usize, reads: &[&[u8]]) -> Result<Vec<NdjsonOut
                     if f.range().end > d.consumed {
                         return fail("ndjson: frame beyond consumed", format!("{:?}", f.range()));
                     }
-                    out.push(NdjsonOut::Frame(f.offset(), f.line(), buf[f.range()].to_vec()));
+                    out.push(NdjsonOut::Frame(
+                        f.offset(),
+                        f.line(),
+                        buf[f.range()].to_vec(),
+                    ));
                     false
                 }
                 Status::Complete(Err(e)) => {
@@ -422,9 +446,16 @@ pub fn run_sse(
         loop {
             calls += 1;
             if calls > budget {
-                return fail("sse: no progress", format!("{calls} calls for {total} bytes"));
+                return fail(
+                    "sse: no progress",
+                    format!("{calls} calls for {total} bytes"),
+                );
             }
-            let d = if last { framer.finish(&buf) } else { framer.decode(&buf) };
+            let d = if last {
+                framer.finish(&buf)
+            } else {
+                framer.decode(&buf)
+            };
             let consumed = d.consumed;
             let partial = match d.status {
                 Status::Partial => true,
@@ -438,7 +469,10 @@ pub fn run_sse(
                 }
             };
             if consumed > buf.len() {
-                return fail("sse: consumed beyond buffer", format!("{consumed} > {}", buf.len()));
+                return fail(
+                    "sse: consumed beyond buffer",
+                    format!("{consumed} > {}", buf.len()),
+                );
             }
             buf.drain(..consumed);
             if partial {
@@ -467,9 +501,7 @@ pub fn run_sse(
 
 /// The framer's events as the reference sees them: dispatched (data-bearing) events with the
 /// persistent last event ID, the last `retry`, and whether an unterminated event was reported.
-fn sse_as_reference(
-    out: &[Result<OwnedSseEvent, FrameError>],
-) -> Result<SseReading, Disagreement> {
+fn sse_as_reference(out: &[Result<OwnedSseEvent, FrameError>]) -> Result<SseReading, Disagreement> {
     let mut r = SseReading::default();
     let mut last_id: Vec<u8> = Vec::new();
     for (i, item) in out.iter().enumerate() {
@@ -579,7 +611,10 @@ mod tests {
     #[test]
     fn ndjson_lf_crlf_blank_and_tail() {
         let s = b"{\"a\":1}\n\r\n\n{\"b\":2}\r\n{\"c\"";
-        assert_eq!(frames(s, 100), vec![Ok(&b"{\"a\":1}"[..]), Ok(&b"{\"b\":2}"[..])]);
+        assert_eq!(
+            frames(s, 100),
+            vec![Ok(&b"{\"a\":1}"[..]), Ok(&b"{\"b\":2}"[..])]
+        );
         assert_eq!(reference_ndjson(s, 100).unterminated, 20..s.len());
     }
 
@@ -595,7 +630,10 @@ mod tests {
     #[test]
     fn ndjson_oversize_boundary() {
         // limit 3: 3 bytes accepted, 4 rejected; CR does not count.
-        assert_eq!(frames(b"abc\r\nabcd\nab\n", 3), vec![Ok(&b"abc"[..]), Err(5), Ok(&b"ab"[..])]);
+        assert_eq!(
+            frames(b"abc\r\nabcd\nab\n", 3),
+            vec![Ok(&b"abc"[..]), Err(5), Ok(&b"ab"[..])]
+        );
         assert_eq!(frames(b"abcd\n", 4), vec![Ok(&b"abcd"[..])]);
         assert_eq!(frames(b"abcd\n", 5), vec![Ok(&b"abcd"[..])]);
     }
@@ -617,16 +655,25 @@ mod tests {
         let r = reference_sse(b": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n");
         assert_eq!(
             r.events,
-            vec![ev("message", "first event", "1"), ev("message", "second event", "")]
+            vec![
+                ev("message", "first event", "1"),
+                ev("message", "second event", "")
+            ]
         );
         assert!(r.discarded_at_end);
 
         let r = reference_sse(b"data\n\ndata\ndata\n\ndata:");
-        assert_eq!(r.events, vec![ev("message", "", ""), ev("message", "\n", "")]);
+        assert_eq!(
+            r.events,
+            vec![ev("message", "", ""), ev("message", "\n", "")]
+        );
         assert!(r.discarded_at_end);
 
         let r = reference_sse(b"data:test\n\ndata: test\n\n");
-        assert_eq!(r.events, vec![ev("message", "test", ""), ev("message", "test", "")]);
+        assert_eq!(
+            r.events,
+            vec![ev("message", "test", ""), ev("message", "test", "")]
+        );
     }
 
     #[test]

@@ -372,7 +372,9 @@ pub enum ErrorCode {
     Value(Value),
 }
 
-const CODES: &[i64] = &[-32700, -32600, -32601, -32602, -32603, -32020, -32021, -32022];
+const CODES: &[i64] = &[
+    -32700, -32600, -32601, -32602, -32603, -32020, -32021, -32022,
+];
 
 /// A general JSON value.
 #[derive(Arbitrary, Clone, Debug)]
@@ -465,14 +467,26 @@ impl<'a> Arbitrary<'a> for MessageModel {
             8..=15 => Root::Other(u.arbitrary()?),
             _ => Root::Envelope(envelope_members(u)?),
         };
-        let corruption = if corrupt_sel < 40 { Some(u.arbitrary()?) } else { None };
-        Ok(Self { root, ws: u.arbitrary()?, corruption })
+        let corruption = if corrupt_sel < 40 {
+            Some(u.arbitrary()?)
+        } else {
+            None
+        };
+        Ok(Self {
+            root,
+            ws: u.arbitrary()?,
+            corruption,
+        })
     }
 }
 
 /// Mostly plain key spellings in skeleton members (3 in 4), else any spelling.
 fn skeleton_spelling(u: &mut Unstructured<'_>) -> arbitrary::Result<Spelling> {
-    Ok(if u.arbitrary::<u8>()? < 192 { Spelling::Plain } else { u.arbitrary()? })
+    Ok(if u.arbitrary::<u8>()? < 192 {
+        Spelling::Plain
+    } else {
+        u.arbitrary()?
+    })
 }
 
 /// The members of an envelope: in 3 of 4 inputs a shape skeleton (request: `jsonrpc`, `id`,
@@ -524,7 +538,11 @@ impl MessageModel {
 
     /// Renders the model as frame bytes (no trailing newline).
     pub fn render(&self) -> Vec<u8> {
-        let mut r = Renderer { out: Vec::new(), ws: &self.ws.0, ws_pos: 0 };
+        let mut r = Renderer {
+            out: Vec::new(),
+            ws: &self.ws.0,
+            ws_pos: 0,
+        };
         if matches!(self.corruption, Some(Corruption::Bom)) {
             r.out.extend_from_slice(b"\xEF\xBB\xBF");
         }
@@ -734,8 +752,17 @@ impl Renderer<'_> {
     }
 
     fn error(&mut self, e: &ErrorObj) {
-        let ErrorObj::Object { code, message, data, rotate, extra } = e else {
-            let ErrorObj::Value(v) = e else { unreachable!() };
+        let ErrorObj::Object {
+            code,
+            message,
+            data,
+            rotate,
+            extra,
+        } = e
+        else {
+            let ErrorObj::Value(v) = e else {
+                unreachable!()
+            };
             self.value(v);
             return;
         };
@@ -816,7 +843,9 @@ impl Renderer<'_> {
     fn value(&mut self, v: &Value) {
         match v {
             Value::Null => self.out.extend_from_slice(b"null"),
-            Value::Bool(b) => self.out.extend_from_slice(if *b { b"true" } else { b"false" }),
+            Value::Bool(b) => self
+                .out
+                .extend_from_slice(if *b { b"true" } else { b"false" }),
             Value::Int(i) => self.out.extend_from_slice(i.to_string().as_bytes()),
             Value::Number(n) => self.number(n),
             Value::Str(s) => self.str_text(&s.text, &s.escapes),
@@ -833,9 +862,14 @@ impl Renderer<'_> {
                 self.out.push(b']');
             }
             Value::Object(ms) => self.object(ms),
-            Value::Nest { depth, objects, inner } => {
+            Value::Nest {
+                depth,
+                objects,
+                inner,
+            } => {
                 for _ in 0..*depth {
-                    self.out.extend_from_slice(if *objects { b"{\"a\":" } else { b"[" });
+                    self.out
+                        .extend_from_slice(if *objects { b"{\"a\":" } else { b"[" });
                 }
                 self.value(inner);
                 for _ in 0..*depth {
@@ -878,7 +912,8 @@ impl Renderer<'_> {
                 2 => self.out.push(b'-'),
                 _ => {}
             }
-            self.out.extend_from_slice((e.value % 330).to_string().as_bytes());
+            self.out
+                .extend_from_slice((e.value % 330).to_string().as_bytes());
         }
     }
 
@@ -886,7 +921,8 @@ impl Renderer<'_> {
         match t {
             StrText::Text(s) => self.string(s, e),
             StrText::Unit(u) => {
-                self.out.extend_from_slice(format!("\"\\u{u:04x}\"").as_bytes());
+                self.out
+                    .extend_from_slice(format!("\"\\u{u:04x}\"").as_bytes());
             }
             StrText::Pair(c) => {
                 let mut units = [0u16; 2];
@@ -899,7 +935,10 @@ impl Renderer<'_> {
             StrText::RawByte(s, b) => {
                 self.out.push(b'"');
                 let half = s.len() / 2;
-                let cut = (0..=half).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+                let cut = (0..=half)
+                    .rev()
+                    .find(|&i| s.is_char_boundary(i))
+                    .unwrap_or(0);
                 self.string_body(&s[..cut], e);
                 self.out.push(*b);
                 self.string_body(&s[cut..], e);
@@ -927,7 +966,11 @@ impl Renderer<'_> {
                 _ if forced => {
                     let mut units = [0u16; 2];
                     for u in c.encode_utf16(&mut units) {
-                        let s = if e.upper_hex { format!("\\u{u:04X}") } else { format!("\\u{u:04x}") };
+                        let s = if e.upper_hex {
+                            format!("\\u{u:04X}")
+                        } else {
+                            format!("\\u{u:04x}")
+                        };
                         self.out.extend_from_slice(s.as_bytes());
                     }
                 }
@@ -940,11 +983,13 @@ impl Renderer<'_> {
                 '\u{8}' => self.out.extend_from_slice(b"\\b"),
                 '\u{c}' => self.out.extend_from_slice(b"\\f"),
                 c if (c as u32) < 0x20 => {
-                    self.out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes());
+                    self.out
+                        .extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes());
                 }
                 c => {
                     let mut buf = [0u8; 4];
-                    self.out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                    self.out
+                        .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                 }
             }
         }
@@ -981,7 +1026,11 @@ mod tests {
     use super::*;
 
     fn model(root: Root) -> MessageModel {
-        MessageModel { root, ws: Ws::default(), corruption: None }
+        MessageModel {
+            root,
+            ws: Ws::default(),
+            corruption: None,
+        }
     }
 
     #[test]
@@ -990,15 +1039,26 @@ mod tests {
             TopMember::Jsonrpc(Spelling::Plain, Version::V2(StrEscapes::default())),
             TopMember::Id(Spelling::Plain, IdValue::Small(7)),
             TopMember::Method(
-                Spelling::Escaped(StrEscapes { mask: 1, upper_hex: false, solidus: false }),
+                Spelling::Escaped(StrEscapes {
+                    mask: 1,
+                    upper_hex: false,
+                    solidus: false,
+                }),
                 StrValue {
                     text: MethodName::Known(3),
-                    escapes: StrEscapes { mask: 0, upper_hex: false, solidus: true },
+                    escapes: StrEscapes {
+                        mask: 0,
+                        upper_hex: false,
+                        solidus: true,
+                    },
                 },
             ),
             TopMember::Params(
                 Spelling::Plain,
-                Params::Object(vec![ParamsMember::Meta(Spelling::Plain, Meta::Object(vec![]))]),
+                Params::Object(vec![ParamsMember::Meta(
+                    Spelling::Plain,
+                    Meta::Object(vec![]),
+                )]),
             ),
         ]));
         assert_eq!(
@@ -1012,11 +1072,21 @@ mod tests {
         let mut m = model(Root::Envelope(vec![
             TopMember::Method(
                 Spelling::UpperAt(0),
-                StrValue { text: MethodName::Other("a\"\u{1}".into()), escapes: Default::default() },
+                StrValue {
+                    text: MethodName::Other("a\"\u{1}".into()),
+                    escapes: Default::default(),
+                },
             ),
             TopMember::Other(
-                Key { name: KeyName::Params, spelling: Spelling::LongS },
-                Value::Nest { depth: 2, objects: false, inner: Box::new(Value::Null) },
+                Key {
+                    name: KeyName::Params,
+                    spelling: Spelling::LongS,
+                },
+                Value::Nest {
+                    depth: 2,
+                    objects: false,
+                    inner: Box::new(Value::Null),
+                },
             ),
         ]));
         m.corruption = Some(Corruption::TrailingComma);
@@ -1030,19 +1100,33 @@ mod tests {
 
     #[test]
     fn whitespace_plan_is_json_whitespace_only() {
-        let mut m = model(Root::Envelope(vec![TopMember::Id(Spelling::Plain, IdValue::NegZero)]));
+        let mut m = model(Root::Envelope(vec![TopMember::Id(
+            Spelling::Plain,
+            IdValue::NegZero,
+        )]));
         m.ws = Ws((0..=255).collect());
         let out = m.render();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("-0"));
-        assert!(text.bytes().all(|b| !b.is_ascii_whitespace() || b" \t\n\r".contains(&b)));
-        assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok(), "{text:?}");
+        assert!(
+            text.bytes()
+                .all(|b| !b.is_ascii_whitespace() || b" \t\n\r".contains(&b))
+        );
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&text).is_ok(),
+            "{text:?}"
+        );
     }
 
     #[test]
     fn decodes_any_fuzz_input() {
         // Short and empty inputs decode (arbitrary fills with defaults) and render.
-        for data in [&b""[..], b"\x00", b"\xff\xff\xff\xff", b"{\"jsonrpc\":\"2.0\"}"] {
+        for data in [
+            &b""[..],
+            b"\x00",
+            b"\xff\xff\xff\xff",
+            b"{\"jsonrpc\":\"2.0\"}",
+        ] {
             let m = MessageModel::from_fuzz_input(data).unwrap();
             let _ = m.render();
         }

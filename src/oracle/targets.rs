@@ -16,7 +16,14 @@ use super::model::MessageModel;
 use crate::profile::{Direction, Profile, Validator, Violation, error_reply};
 
 /// Every fuzz target, by the name of its `fuzz/fuzz_targets/NAME.rs` file and corpus folder.
-pub const TARGETS: &[&str] = &["envelope", "envelope_structured", "ndjson", "sse", "scalar_vs_simd", "profile"];
+pub const TARGETS: &[&str] = &[
+    "envelope",
+    "envelope_structured",
+    "ndjson",
+    "sse",
+    "scalar_vs_simd",
+    "profile",
+];
 
 /// Runs the target named `target` on `data`.
 ///
@@ -129,7 +136,11 @@ type RulesBySetting = Vec<(&'static str, &'static str, Vec<&'static str>)>;
 fn rules_by_setting(env: &crate::Envelope<'_>) -> Result<RulesBySetting, String> {
     let mut all = Vec::new();
     for &p in Profile::ALL {
-        for d in [Direction::ClientToServer, Direction::ServerToClient, Direction::Unknown] {
+        for d in [
+            Direction::ClientToServer,
+            Direction::ServerToClient,
+            Direction::Unknown,
+        ] {
             let mut out = Vec::new();
             Validator::new(p, d).check(env, &mut out);
             check_replies(Some(env), &out)?;
@@ -192,7 +203,9 @@ pub fn reserialise(frame: &[u8], escape_all: bool) -> Vec<u8> {
                         out.push(b'"');
                     }
                     Ok(text) => out.extend_from_slice(
-                        serde_json::to_string(&text).expect("a String serialises").as_bytes(),
+                        serde_json::to_string(&text)
+                            .expect("a String serialises")
+                            .as_bytes(),
                     ),
                     Err(_) => out.extend_from_slice(token),
                 }
@@ -250,7 +263,11 @@ pub fn split_input(data: &[u8]) -> StreamInput<'_> {
         .chunks_exact(2)
         .map(|c| u16::from_le_bytes([c[0], c[1]]) as usize)
         .collect();
-    StreamInput { splits, limit_sel, stream: &rest[2 * k..] }
+    StreamInput {
+        splits,
+        limit_sel,
+        stream: &rest[2 * k..],
+    }
 }
 
 /// `ndjson`: [`check_ndjson_splits`](super::framing::check_ndjson_splits) with the default
@@ -260,7 +277,9 @@ pub fn split_input(data: &[u8]) -> StreamInput<'_> {
 /// The oracle's finding.
 pub fn ndjson(data: &[u8]) -> Result<(), String> {
     let input = split_input(data);
-    let limit = input.small_limit().unwrap_or(crate::framing::DEFAULT_MAX_FRAME_LEN);
+    let limit = input
+        .small_limit()
+        .unwrap_or(crate::framing::DEFAULT_MAX_FRAME_LEN);
     super::framing::check_ndjson_splits(input.stream, &input.splits, limit)
         .map_err(|e| e.to_string())
 }
@@ -273,8 +292,7 @@ pub fn ndjson(data: &[u8]) -> Result<(), String> {
 pub fn sse(data: &[u8]) -> Result<(), String> {
     let input = split_input(data);
     let limits = input.small_limit().map(|n| (n, n + 8));
-    super::framing::check_sse_splits(input.stream, &input.splits, limits)
-        .map_err(|e| e.to_string())
+    super::framing::check_sse_splits(input.stream, &input.splits, limits).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -305,7 +323,11 @@ mod tests {
         let a: serde_json::Value = serde_json::from_slice(f).unwrap();
         let b: serde_json::Value = serde_json::from_slice(&spread).unwrap();
         assert_eq!(a, b);
-        assert!(String::from_utf8(spread).unwrap().contains("\\ud83d\\ude00"));
+        assert!(
+            String::from_utf8(spread)
+                .unwrap()
+                .contains("\\ud83d\\ude00")
+        );
     }
 
     #[test]
