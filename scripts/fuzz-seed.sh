@@ -55,7 +55,8 @@ def add_frames_from_jsonl(path, source):
 # event streams, *.json single frames (e.g. hostile/fuzz-*.json crash cases).
 corpora_streams = {"ndjson": [], "sse": []}
 for path in sorted(glob.glob(os.path.join(root, "corpora", "**", "*"), recursive=True)):
-    if not os.path.isfile(path) or "/tools/" in path:
+    # fuzz-*.json are crash cases: they live in fuzz/regressions/ (replayed there).
+    if not os.path.isfile(path) or "/tools/" in path or os.path.basename(path).startswith("fuzz-"):
         continue
     data = open(path, "rb").read()
     if path.endswith(".jsonl"):

@@ -15,7 +15,9 @@
 #   scripts/fuzz.sh repro TARGET FILE...       run the target binary on FILEs once
 #
 # Environment: FUZZ_JOBS (libFuzzer -jobs/-workers, default 1), FUZZ_NICE (default 10),
-# FUZZ_ASAN=1, FUZZ_LOG_DIR (default fuzz/logs).
+# FUZZ_ASAN=1, FUZZ_LOG_DIR (default fuzz/logs), FUZZ_FORK=1 (libFuzzer -fork=1 with
+# -ignore_crashes/-ignore_timeouts/-ignore_ooms: keep fuzzing after a finding, every crash
+# saved in fuzz/artifacts/TARGET/).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -70,6 +72,11 @@ run() {
     local par=()
     # -jobs>1 makes libFuzzer write per-job fuzz-N.log files in the working directory.
     if [[ "${FUZZ_JOBS:-1}" -gt 1 ]]; then par=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS"); fi
+    if [[ "${FUZZ_FORK:-0}" == 1 ]]; then
+        par+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+    fi
+    local before
+    before="$(find "$artifacts" -type f | wc -l)"
     local log
     log="$LOG_DIR/$t-$(date -u +%Y%m%dT%H%M%SZ).log"
     echo "== $t for ${secs}s, log $log"
@@ -77,21 +84,26 @@ run() {
     nice -n "$NICE" "$(bin_path "$t")" $(target_args "$t") \
         -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" "${par[@]}" "$@" "$corpus" >"$log" 2>&1 || true
-    summarise "$t" "$log"
+    local found=$(($(find "$artifacts" -type f | wc -l) - before))
+    summarise "$t" "$log" "$found"
 }
 
-# One line per run: target, executions, exec/s, coverage (edges), features, corpus, crashes.
+# One line per run: target, executions, exec/s, coverage (edges), features, corpus, crash
+# reports in the log, new files in fuzz/artifacts/TARGET.
 summarise() {
-    local t="$1" log="$2"
+    local t="$1" log="$2" found="${3:-?}"
     local execs rate cov ft corp crashes
     execs="$(sed -n 's/^stat::number_of_executed_units: //p' "$log" | tail -1)"
+    # Fork mode prints no final stats: take the last status line's run count and rate.
+    [[ -z "$execs" ]] && execs="$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')"
     rate="$(sed -n 's/^stat::average_exec_per_sec: //p' "$log" | tail -1)"
+    [[ -z "$rate" ]] && rate="$(grep -oE 'exec/s: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
     cov="$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
     ft="$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
-    corp="$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -1 | cut -d' ' -f2)"
-    crashes="$(grep -cE '^==[0-9]+== ERROR: libFuzzer|^SUMMARY: libFuzzer' "$log" || true)"
-    printf '%s\texecs=%s\texec/s=%s\tcov=%s\tft=%s\tcorpus=%s\tcrash-reports=%s\tlog=%s\n' \
-        "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$crashes" "$log" |
+    corp="$(grep -oE 'corp: [0-9]+(/[0-9]+[a-zA-Z]*)?' "$log" | tail -1 | cut -d' ' -f2)"
+    crashes="$(grep -cE '^==[0-9]+== ERROR: libFuzzer' "$log" || true)"
+    printf '%s\texecs=%s\texec/s=%s\tcov=%s\tft=%s\tcorpus=%s\tcrash-reports=%s\tnew-artifacts=%s\tlog=%s\n' \
+        "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$crashes" "$found" "$log" |
         tee -a "$LOG_DIR/summary.tsv"
 }
 
