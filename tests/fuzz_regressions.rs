@@ -24,3 +24,26 @@ fn f1_error_code_negative_zero() {
     let original = br#"{"jsonrpc":"3.0","id":3,"error":{"code":-0,"message":"User rejected sampling request"}}"#;
     assert_eq!(targets::envelope(original), Ok(()));
 }
+
+/// F2 (sse, owner: fuzz oracle; fixed in the reference). `retry:` with a value beyond
+/// `u64::MAX`: the reference framer saturated it to `u64::MAX`, the framer ignores it (its
+/// documented choice; WHATWG integers are unbounded). The reference now ignores it too, and
+/// this input checks that both keep the earlier 500 ms.
+#[test]
+fn f2_sse_retry_beyond_u64_is_ignored() {
+    let stream = b"retry: 500\n\nretry: 99999999999999999999\n\n";
+    for splits in [&[][..], &[1, 13, 14, 20, 40][..]] {
+        assert_eq!(
+            mcpwire::oracle::framing::check_sse_splits(stream, splits, None),
+            Ok(())
+        );
+    }
+    assert_eq!(
+        mcpwire::oracle::framing::reference_sse(stream).retry,
+        Some(500)
+    );
+    // The fuzz input itself (layout: 0 read boundaries, default limits).
+    let mut input = vec![0u8, 0];
+    input.extend_from_slice(stream);
+    assert_eq!(targets::sse(&input), Ok(()));
+}

@@ -198,10 +198,14 @@ pub fn reference_sse(stream: &[u8]) -> SseReading {
             }
             b"id" if !value.contains(&0) => last_event_id = value.to_vec(),
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
-                // Saturate rather than overflow on absurd values.
-                reading.retry = Some(value.iter().fold(0u64, |acc, &d| {
-                    acc.saturating_mul(10).saturating_add(u64::from(d - b'0'))
-                }));
+                // WHATWG integers are unbounded; a value beyond u64 is ignored (the framer's
+                // documented choice, FUZZING.md) rather than saturated.
+                let parsed = value.iter().try_fold(0u64, |acc, &d| {
+                    acc.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+                });
+                if parsed.is_some() {
+                    reading.retry = parsed;
+                }
             }
             _ => {}
         }
@@ -710,6 +714,11 @@ mod tests {
         // retry as of the last blank line.
         let r = reference_sse(b"retry: 1\n\nretry: 2\n");
         assert_eq!((r.retry, r.retry_at_last_blank), (Some(2), Some(1)));
+        // Beyond u64: ignored (found by the sse fuzzer; the framer's documented choice).
+        let r = reference_sse(b"retry: 500\n\nretry: 18446744073709551616\n\n");
+        assert_eq!(r.retry, Some(500));
+        let r = reference_sse(b"retry: 18446744073709551615\n\n");
+        assert_eq!(r.retry, Some(u64::MAX));
     }
 
     #[test]

@@ -402,7 +402,7 @@ pub enum Value {
         /// The innermost value.
         inner: Box<Value>,
     },
-    /// A string of repetitions of `unit` (large frames): `len % 4096` of them, or
+    /// A string of repetitions of `unit` (large frames): `len % 512` of them, or
     /// `(len - 0xFFEF) * 4096` (4 Ki … 64 Ki characters) when `len >= 0xFFF0`; once the
     /// rendering passes 256 KiB, at most 63 (keeps executions fast; the 4 MiB frame limit has
     /// its own boundary tests, and `scalar_vs_simd` fuzzes the limit paths with tight limits).
@@ -882,7 +882,7 @@ impl Renderer<'_> {
                 } else if *len >= 0xFFF0 {
                     (*len as usize - 0xFFEF) * 4096
                 } else {
-                    *len as usize % 4096
+                    *len as usize % 512
                 };
                 let text: String = std::iter::repeat_n(*unit, n).collect();
                 self.string(&text, &StrEscapes::default());
