@@ -13,6 +13,7 @@
 #   scripts/fuzz.sh campaign SECONDS [TARGET...]  run each target in turn, summary at the end
 #   scripts/fuzz.sh merge TARGET               minimise fuzz/corpus/TARGET in place (-merge=1)
 #   scripts/fuzz.sh repro TARGET FILE...       run the target binary on FILEs once
+#   scripts/fuzz.sh triage TARGET              each artifact with its oracle message, grouped
 #
 # Environment: FUZZ_JOBS (libFuzzer -jobs/-workers, default 1), FUZZ_NICE (default 10),
 # FUZZ_ASAN=1, FUZZ_LOG_DIR (default fuzz/logs), FUZZ_FORK=1 (libFuzzer -fork=1 with
@@ -48,6 +49,9 @@ target_args() {
     case "$1" in
         sse) echo "-dict=$FUZZ/dict/sse.dict -max_len=65536" ;;
         ndjson) echo "-dict=$FUZZ/dict/json_mcp.dict -max_len=65536" ;;
+        # Model bytes, not frame bytes: 4 KiB of input already renders frames of up to
+        # hundreds of KiB, and the oracle's cost grows with the frame.
+        envelope_structured) echo "-dict=$FUZZ/dict/json_mcp.dict -max_len=4096" ;;
         *) echo "-dict=$FUZZ/dict/json_mcp.dict -max_len=16384" ;;
     esac
 }
@@ -141,8 +145,18 @@ case "$cmd" in
         build "$t"
         "$(bin_path "$t")" "$@"
         ;;
+    triage)
+        [[ $# -eq 1 ]] || { echo "usage: $0 triage TARGET" >&2; exit 2; }
+        for f in "$FUZZ/artifacts/$1"/*; do
+            [[ -f "$f" ]] || continue
+            out="$("$(bin_path "$1")" "$f" 2>&1 || true)"
+            msg="$(grep -E 'oracle:' <<<"$out" | head -1 | cut -c1-160 || true)"
+            [[ -z "$msg" ]] && msg="$(grep -E 'panicked|ERROR|deadly' <<<"$out" | head -1 | cut -c1-160 || true)"
+            printf '%s\t%s\t%s\n' "$(wc -c <"$f")" "$(basename "$f")" "${msg:-no crash on replay}"
+        done | sort -t$'\t' -k3,3 -k1,1n
+        ;;
     *)
-        sed -n '2,20p' "$0"
+        sed -n '2,22p' "$0"
         exit 2
         ;;
 esac
