@@ -351,6 +351,38 @@ pub struct Member<'f> {
     pub value: Span,
 }
 
+/// An optional span in 8 bytes (`start == u32::MAX` means absent: no value span of a frame
+/// of at most `u32::MAX` bytes can start there and be non-empty).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    start: u32,
+    end: u32,
+}
+
+impl Slot {
+    const NONE: Slot = Slot {
+        start: u32::MAX,
+        end: u32::MAX,
+    };
+    #[inline]
+    fn new(s: Option<Span>) -> Slot {
+        match s {
+            Some(s) => Slot {
+                start: s.start,
+                end: s.end,
+            },
+            None => Slot::NONE,
+        }
+    }
+    #[inline]
+    fn get(self) -> Option<Span> {
+        (self.start != u32::MAX).then_some(Span {
+            start: self.start,
+            end: self.end,
+        })
+    }
+}
+
 /// The recorded spans of one frame. `Copy`; pairs with a frame to make an [`Envelope`].
 ///
 /// Produced by [`Parser::parse`]; every span is a byte range of the frame it was recorded
@@ -358,21 +390,21 @@ pub struct Member<'f> {
 /// return `None` for spans out of bounds or not on a valid token).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spans {
-    jsonrpc: Option<Span>,
-    id: Option<Span>,
-    method: Option<Span>,
-    params: Option<Span>,
-    result: Option<Span>,
-    error: Option<Span>,
-    error_code: Option<Span>,
-    error_message: Option<Span>,
-    error_data: Option<Span>,
-    result_type: Option<Span>,
-    params_meta: Option<Span>,
-    result_meta: Option<Span>,
-    params_name: Option<Span>,
-    params_uri: Option<Span>,
-    case_variant_key: Option<Span>,
+    jsonrpc: Slot,
+    id: Slot,
+    method: Slot,
+    params: Slot,
+    result: Slot,
+    error: Slot,
+    error_code: Slot,
+    error_message: Slot,
+    error_data: Slot,
+    result_type: Slot,
+    params_meta: Slot,
+    result_meta: Slot,
+    params_name: Slot,
+    params_uri: Slot,
+    case_variant_key: Slot,
     /// The root value (for a batch: the array).
     root: Span,
     shape: Shape,
@@ -382,21 +414,21 @@ pub struct Spans {
 impl Default for Spans {
     fn default() -> Self {
         Self {
-            jsonrpc: None,
-            id: None,
-            method: None,
-            params: None,
-            result: None,
-            error: None,
-            error_code: None,
-            error_message: None,
-            error_data: None,
-            result_type: None,
-            params_meta: None,
-            result_meta: None,
-            params_name: None,
-            params_uri: None,
-            case_variant_key: None,
+            jsonrpc: Slot::NONE,
+            id: Slot::NONE,
+            method: Slot::NONE,
+            params: Slot::NONE,
+            result: Slot::NONE,
+            error: Slot::NONE,
+            error_code: Slot::NONE,
+            error_message: Slot::NONE,
+            error_data: Slot::NONE,
+            result_type: Slot::NONE,
+            params_meta: Slot::NONE,
+            result_meta: Slot::NONE,
+            params_name: Slot::NONE,
+            params_uri: Slot::NONE,
+            case_variant_key: Slot::NONE,
             root: Span::default(),
             shape: Shape::Invalid,
             invalid: None,
@@ -463,7 +495,7 @@ impl Inner {
             Inner::Error => None,
         }
     }
-    fn slot(self, spans: &mut Spans, i: usize) -> &mut Option<Span> {
+    fn slot(self, spans: &mut Spans, i: usize) -> &mut Slot {
         match (self, i) {
             (Inner::Params, 0) => &mut spans.params_name,
             (Inner::Params, 1) => &mut spans.params_uri,
@@ -482,7 +514,10 @@ impl Inner {
 fn key_index(frame: &[u8], k: StrTok, names: &[&[u8]]) -> Option<usize> {
     let raw = &frame[k.start..k.end];
     if !k.escaped {
-        names.iter().position(|n| *n == raw)
+        // Length first, then the bytes: no `memcmp` call for the short envelope names.
+        names
+            .iter()
+            .position(|n| n.len() == raw.len() && n.iter().zip(raw).all(|(a, b)| a == b))
     } else {
         names.iter().position(|n| eq_decoded(raw, true, n))
     }
@@ -673,22 +708,22 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
                 }
                 let span = Some(Span::new(vs, c.pos));
                 match i {
-                    K_JSONRPC => spans.jsonrpc = span,
-                    K_ID => spans.id = span,
-                    K_METHOD => spans.method = span,
-                    K_PARAMS => spans.params = span,
-                    K_RESULT => spans.result = span,
-                    _ => spans.error = span,
+                    K_JSONRPC => spans.jsonrpc = Slot::new(span),
+                    K_ID => spans.id = Slot::new(span),
+                    K_METHOD => spans.method = Slot::new(span),
+                    K_PARAMS => spans.params = Slot::new(span),
+                    K_RESULT => spans.result = Slot::new(span),
+                    _ => spans.error = Slot::new(span),
                 }
             }
             None => {
                 if !others.insert(k) {
                     return Err(Error::new(ErrorKind::DuplicateKey, kstart));
                 }
-                if spans.case_variant_key.is_none() {
+                if spans.case_variant_key.get().is_none() {
                     let key = decode_bytes(&frame[k.start..k.end], k.escaped);
                     if TOP_KEYS.iter().any(|n| folds_to(&key, n)) {
-                        spans.case_variant_key = Some(Span::new(k.start, k.end));
+                        spans.case_variant_key = Slot::new(Some(Span::new(k.start, k.end)));
                     }
                 }
                 c.skip_value(1)?;
@@ -736,7 +771,7 @@ fn walk_inner(c: &mut Cursor<'_>, spans: &mut Spans, which: Inner) -> Result<(),
                 } else {
                     c.skip_value(2)?;
                 }
-                *which.slot(spans, i) = Some(Span::new(vs, c.pos));
+                *which.slot(spans, i) = Slot::new(Some(Span::new(vs, c.pos)));
             }
             None => {
                 c.skip_value(2)?;
@@ -853,7 +888,7 @@ fn classify(frame: &[u8], spans: &mut Spans) {
                 );
             }
         }
-        let Some(v) = spans.jsonrpc else {
+        let Some(v) = spans.jsonrpc.get() else {
             break 'c (
                 Shape::Invalid,
                 Some((ErrorKind::JsonrpcMissing, spans.root.start())),
@@ -866,42 +901,45 @@ fn classify(frame: &[u8], spans: &mut Spans) {
         {
             break 'c (Shape::Invalid, Some((ErrorKind::JsonrpcVersion, v.start())));
         }
-        let id = spans.id.map(|s| id_form(s.slice(frame)));
+        let id = spans.id.get().map(|s| id_form(s.slice(frame)));
         for (s, kind) in [
-            (spans.params_meta, ErrorKind::MetaNotObject),
-            (spans.result_meta, ErrorKind::MetaNotObject),
+            (spans.params_meta.get(), ErrorKind::MetaNotObject),
+            (spans.result_meta.get(), ErrorKind::MetaNotObject),
         ] {
             if s.is_some() && first(s) != Some(b'{') {
                 break 'c (Shape::Invalid, Some((kind, at(s))));
             }
         }
-        if spans.method.is_some() {
-            if first(spans.method) != Some(b'"') {
+        if spans.method.get().is_some() {
+            if first(spans.method.get()) != Some(b'"') {
                 break 'c (
                     Shape::Invalid,
-                    Some((ErrorKind::MethodNotString, at(spans.method))),
+                    Some((ErrorKind::MethodNotString, at(spans.method.get()))),
                 );
             }
-            if spans.result.is_some() || spans.error.is_some() {
-                let s = spans.result.or(spans.error);
+            if spans.result.get().is_some() || spans.error.get().is_some() {
+                let s = spans.result.get().or(spans.error.get());
                 break 'c (Shape::Invalid, Some((ErrorKind::MethodWithResponse, at(s))));
             }
-            if spans.params.is_some() && first(spans.params) != Some(b'{') {
+            if spans.params.get().is_some() && first(spans.params.get()) != Some(b'{') {
                 break 'c (
                     Shape::Invalid,
-                    Some((ErrorKind::ParamsNotObject, at(spans.params))),
+                    Some((ErrorKind::ParamsNotObject, at(spans.params.get()))),
                 );
             }
             break 'c match id {
                 None => (Shape::Notification, None),
                 Some(IdForm::Str | IdForm::Int(_)) => (Shape::Request, None),
-                Some(_) => (Shape::Invalid, Some((ErrorKind::InvalidId, at(spans.id)))),
+                Some(_) => (
+                    Shape::Invalid,
+                    Some((ErrorKind::InvalidId, at(spans.id.get()))),
+                ),
             };
         }
-        match (spans.result.is_some(), spans.error.is_some()) {
+        match (spans.result.get().is_some(), spans.error.get().is_some()) {
             (true, true) => (
                 Shape::Invalid,
-                Some((ErrorKind::ResultAndError, at(spans.error))),
+                Some((ErrorKind::ResultAndError, at(spans.error.get()))),
             ),
             (false, false) => (
                 Shape::Invalid,
@@ -912,27 +950,32 @@ fn classify(frame: &[u8], spans: &mut Spans) {
                     Shape::Invalid,
                     Some((ErrorKind::MissingId, spans.root.start())),
                 ),
-                Some(IdForm::Null | IdForm::Bad) => {
-                    (Shape::Invalid, Some((ErrorKind::InvalidId, at(spans.id))))
-                }
-                _ if first(spans.result) != Some(b'{') => (
+                Some(IdForm::Null | IdForm::Bad) => (
                     Shape::Invalid,
-                    Some((ErrorKind::ResultNotObject, at(spans.result))),
+                    Some((ErrorKind::InvalidId, at(spans.id.get()))),
+                ),
+                _ if first(spans.result.get()) != Some(b'{') => (
+                    Shape::Invalid,
+                    Some((ErrorKind::ResultNotObject, at(spans.result.get()))),
                 ),
                 _ => (Shape::Result, None),
             },
             (false, true) => {
                 let code_ok = spans
                     .error_code
+                    .get()
                     .is_some_and(|s| plain_int(s.slice(frame)).is_some() || is_i64(s.slice(frame)));
-                let msg_ok = first(spans.error_message) == Some(b'"');
-                if first(spans.error) != Some(b'{') || !code_ok || !msg_ok {
+                let msg_ok = first(spans.error_message.get()) == Some(b'"');
+                if first(spans.error.get()) != Some(b'{') || !code_ok || !msg_ok {
                     (
                         Shape::Invalid,
-                        Some((ErrorKind::InvalidErrorObject, at(spans.error))),
+                        Some((ErrorKind::InvalidErrorObject, at(spans.error.get()))),
                     )
                 } else if id == Some(IdForm::Bad) {
-                    (Shape::Invalid, Some((ErrorKind::InvalidId, at(spans.id))))
+                    (
+                        Shape::Invalid,
+                        Some((ErrorKind::InvalidId, at(spans.id.get()))),
+                    )
                 } else {
                     (Shape::Error, None)
                 }
@@ -1006,59 +1049,59 @@ impl<'f> Envelope<'f> {
 
     /// Span of the depth-1 `jsonrpc` value.
     pub fn jsonrpc_span(&self) -> Option<Span> {
-        self.spans.jsonrpc
+        self.spans.jsonrpc.get()
     }
     /// Span of the depth-1 `id` value.
     pub fn id_span(&self) -> Option<Span> {
-        self.spans.id
+        self.spans.id.get()
     }
     /// Span of the depth-1 `method` value.
     pub fn method_span(&self) -> Option<Span> {
-        self.spans.method
+        self.spans.method.get()
     }
     /// Span of the depth-1 `params` value.
     pub fn params_span(&self) -> Option<Span> {
-        self.spans.params
+        self.spans.params.get()
     }
     /// Span of the depth-1 `result` value.
     pub fn result_span(&self) -> Option<Span> {
-        self.spans.result
+        self.spans.result.get()
     }
     /// Span of the depth-1 `error` value.
     pub fn error_span(&self) -> Option<Span> {
-        self.spans.error
+        self.spans.error.get()
     }
     /// Span of `error.code` (when `error` is an object with a `code` member).
     pub fn error_code_span(&self) -> Option<Span> {
-        self.spans.error_code
+        self.spans.error_code.get()
     }
     /// Span of `error.message`.
     pub fn error_message_span(&self) -> Option<Span> {
-        self.spans.error_message
+        self.spans.error_message.get()
     }
     /// Span of `error.data`.
     pub fn error_data_span(&self) -> Option<Span> {
-        self.spans.error_data
+        self.spans.error_data.get()
     }
     /// Span of `result.resultType` (MCP 2026-07-28 §3).
     pub fn result_type_span(&self) -> Option<Span> {
-        self.spans.result_type
+        self.spans.result_type.get()
     }
     /// Span of `params._meta`.
     pub fn params_meta_span(&self) -> Option<Span> {
-        self.spans.params_meta
+        self.spans.params_meta.get()
     }
     /// Span of `result._meta`.
     pub fn result_meta_span(&self) -> Option<Span> {
-        self.spans.result_meta
+        self.spans.result_meta.get()
     }
     /// Span of `params.name` (e.g. the tool of `tools/call`).
     pub fn params_name_span(&self) -> Option<Span> {
-        self.spans.params_name
+        self.spans.params_name.get()
     }
     /// Span of `params.uri` (e.g. the resource of `resources/read`).
     pub fn params_uri_span(&self) -> Option<Span> {
-        self.spans.params_uri
+        self.spans.params_uri.get()
     }
     /// Span of the raw text (between the quotes) of the first depth-1 key that equals an
     /// envelope key (`jsonrpc`, `id`, `method`, `params`, `result`, `error`) only under case
@@ -1066,16 +1109,16 @@ impl<'f> Envelope<'f> {
     /// is a different key under RFC 8259 and is not rejected by the core; the profile layer
     /// flags it (case-insensitive backends would read it as the envelope key).
     pub fn case_variant_key(&self) -> Option<Span> {
-        self.spans.case_variant_key
+        self.spans.case_variant_key.get()
     }
 
     /// The id: a string, a plain integer within ±(2^53−1), or `null`; `None` when absent or
     /// of any other form (float, exponent, out of range, bool, object, array — see
     /// [`Envelope::invalid_reason`]; [`Envelope::id_raw`] still gives its text).
     pub fn id(&self) -> Option<Id<'f>> {
-        let raw = self.bytes(self.spans.id)?;
+        let raw = self.bytes(self.spans.id.get())?;
         match id_form(raw) {
-            IdForm::Str => self.json_str(self.spans.id).map(Id::Str),
+            IdForm::Str => self.json_str(self.spans.id.get()).map(Id::Str),
             IdForm::Int(value) => Some(Id::Int {
                 value,
                 raw: std::str::from_utf8(raw).ok()?,
@@ -1086,55 +1129,55 @@ impl<'f> Envelope<'f> {
     }
     /// The exact JSON text of the id value (e.g. `"\"abc\""`, `"-0"`, `"1.0"`).
     pub fn id_raw(&self) -> Option<&'f str> {
-        std::str::from_utf8(self.bytes(self.spans.id)?).ok()
+        std::str::from_utf8(self.bytes(self.spans.id.get())?).ok()
     }
     /// `jsonrpc`, when it is a string.
     pub fn jsonrpc(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.jsonrpc)
+        self.json_str(self.spans.jsonrpc.get())
     }
     /// `method`, when it is a string.
     pub fn method(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.method)
+        self.json_str(self.spans.method.get())
     }
     /// The raw `params` value.
     pub fn params(&self) -> Option<&'f [u8]> {
-        self.bytes(self.spans.params)
+        self.bytes(self.spans.params.get())
     }
     /// The raw `result` value.
     pub fn result(&self) -> Option<&'f [u8]> {
-        self.bytes(self.spans.result)
+        self.bytes(self.spans.result.get())
     }
     /// The raw `error` value.
     pub fn error(&self) -> Option<&'f [u8]> {
-        self.bytes(self.spans.error)
+        self.bytes(self.spans.error.get())
     }
     /// `error.code`, when it is a plain integer that fits an `i64`.
     pub fn error_code(&self) -> Option<i64> {
-        parse_i64(self.bytes(self.spans.error_code)?)
+        parse_i64(self.bytes(self.spans.error_code.get())?)
     }
     /// `error.message`, when it is a string.
     pub fn error_message(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.error_message)
+        self.json_str(self.spans.error_message.get())
     }
     /// `result.resultType`, when it is a string.
     pub fn result_type(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.result_type)
+        self.json_str(self.spans.result_type.get())
     }
     /// `params.name`, when it is a string.
     pub fn params_name(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.params_name)
+        self.json_str(self.spans.params_name.get())
     }
     /// `params.uri`, when it is a string.
     pub fn params_uri(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.params_uri)
+        self.json_str(self.spans.params_uri.get())
     }
     /// Members of `params._meta` (when it is an object).
     pub fn params_meta(&self) -> Option<Members<'f>> {
-        self.object_members(self.spans.params_meta)
+        self.object_members(self.spans.params_meta.get())
     }
     /// Members of `result._meta` (when it is an object).
     pub fn result_meta(&self) -> Option<Members<'f>> {
-        self.object_members(self.spans.result_meta)
+        self.object_members(self.spans.result_meta.get())
     }
     /// The message's `_meta`: `params._meta` for requests and notifications, `result._meta`
     /// for results, `None` otherwise.
@@ -1165,7 +1208,7 @@ impl<'f> Envelope<'f> {
         &self,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Option<simd_json::BorrowedValue<'s>>, Error> {
-        match self.spans.params {
+        match self.spans.params.get() {
             Some(s) => decode_value(self.frame, s, scratch).map(Some),
             None => Ok(None),
         }

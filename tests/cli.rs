@@ -342,11 +342,39 @@ fn transports_sse_and_http_body() {
     assert_eq!(recs[0]["method"], "tools/call");
 }
 
+/// A 2026-07-28 request with the per-request `_meta` envelope.
+const REQUEST_2026: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+"#;
+/// The same request without `_meta`: valid for legacy revisions, -32602 under 2026-07-28.
+const REQUEST_NO_META: &[u8] =
+    b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{}}\n";
+
+/// Runs `check --format jsonl` with `args` on `input`; returns exit code, records, summary.
+fn check_jsonl(args: &[&str], input: &Path) -> (i32, Vec<Value>, Value) {
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl"])
+        .args(args)
+        .arg(input)
+        .output()
+        .unwrap();
+    let (recs, summary) = jsonl(&out.stdout);
+    (out.status.code().unwrap(), recs, summary)
+}
+
+fn kinds(rec: &Value) -> Vec<String> {
+    rec["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 #[test]
 fn every_profile_and_direction_value_is_accepted() {
-    let f = corpus("real/stdio/stdio_py-client_pyserver_2026-07-28/client-to-server.jsonl");
+    let f = corpus("real/stdio/stdio_py-client_pyserver_2026-07-28/server-to-client.jsonl");
     for p in ["2026-07-28", "auto"] {
-        for d in ["client-to-server", "auto"] {
+        for d in ["server-to-client", "auto"] {
             mcpwire()
                 .args(["check", "--profile", p, "--direction", d])
                 .arg(&f)
@@ -354,14 +382,275 @@ fn every_profile_and_direction_value_is_accepted() {
                 .code(0);
         }
     }
-    let legacy = corpus("real/stdio/stdio_py-client_pyserver_2025-03-26/server-to-client.jsonl");
-    for d in ["server-to-client", "auto"] {
-        mcpwire()
-            .args(["check", "--profile", "legacy", "--direction", d])
-            .arg(&legacy)
-            .assert()
-            .code(0);
+    for (p, f) in [
+        ("legacy", "stdio_py-client_pyserver_2025-03-26"),
+        ("2025-03-26", "stdio_py-client_pyserver_2025-03-26"),
+        ("2025-06-18", "stdio_py-client_everything_2025-06-18"),
+        ("2024-11-05", "stdio_py-client_everything_2024-11-05"),
+    ] {
+        for d in ["server-to-client", "client-to-server", "auto"] {
+            let file = if d == "client-to-server" {
+                "client-to-server.jsonl"
+            } else {
+                "server-to-client.jsonl"
+            };
+            mcpwire()
+                .args(["check", "--profile", p, "--direction", d])
+                .arg(corpus(&format!("real/stdio/{f}/{file}")))
+                .assert()
+                .code(0);
+        }
     }
+    // 2025-11-25: the TS session is valid but for the known lone-surrogate echo.
+    let (code, recs, _) = check_jsonl(
+        &["--profile", "2025-11-25"],
+        &corpus("real/stdio/stdio_ts-client_everything_2025-11-25/server-to-client.jsonl"),
+    );
+    assert_eq!(code, 1);
+    let bad: Vec<_> = recs.iter().filter(|r| r["valid"] == false).collect();
+    assert_eq!(bad.len(), 1);
+    assert_eq!(kinds(bad[0]), ["lone-surrogate"]);
+}
+
+#[test]
+fn bad_profile_value_is_a_usage_error() {
+    let f = corpus("spec/tools.jsonl");
+    for bad in ["2026-07-29", "latest", "", "LEGACY"] {
+        mcpwire()
+            .args(["check", "--profile", bad])
+            .arg(&f)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--profile"));
+    }
+}
+
+#[test]
+fn profile_decides_meta_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(&dir, "x.jsonl", REQUEST_NO_META);
+    let (code, recs, _) = check_jsonl(&["--profile", "2026-07-28"], &f);
+    assert_eq!(code, 1);
+    let vs = recs[0]["violations"].as_array().unwrap();
+    assert_eq!(recs[0]["valid"], false);
+    assert!(vs.iter().all(|v| v["code"] == -32602), "{vs:?}");
+    assert_eq!(
+        kinds(&recs[0]),
+        ["missing-protocol-version", "missing-client-capabilities"]
+    );
+    // Offsets are absolute: this frame starts at byte 0 and the `params` value at 55.
+    assert_eq!(&REQUEST_NO_META[55..57], b"{}");
+    assert_eq!(vs[0]["offset"], 55);
+    for p in ["legacy", "2025-11-25", "2024-11-05", "auto"] {
+        let (code, recs, _) = check_jsonl(&["--profile", p], &f);
+        assert_eq!((code, &recs[0]["valid"]), (0, &Value::Bool(true)), "{p}");
+    }
+    let ok = temp_file(&dir, "y.jsonl", REQUEST_2026);
+    assert_eq!(check_jsonl(&["--profile", "2026-07-28"], &ok).0, 0);
+    // The spec's meta-omitted examples all fail under 2026-07-28 with -32602.
+    let (code, recs, _) = check_jsonl(
+        &["--profile", "2026-07-28"],
+        &corpus("spec/negative/meta-omitted.jsonl"),
+    );
+    assert_eq!(code, 1);
+    assert!(!recs.is_empty());
+    for r in &recs {
+        assert!(
+            r["violations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|v| v["code"] == -32602),
+            "{r}"
+        );
+    }
+}
+
+#[test]
+fn direction_option_and_inference_from_the_file_name() {
+    // Under 2026-07-28 requests flow client to server only.
+    let dir = tempfile::tempdir().unwrap();
+    let plain = temp_file(&dir, "traffic.jsonl", REQUEST_2026);
+    let s2c = temp_file(&dir, "server-to-client.jsonl", REQUEST_2026);
+    let c2s = temp_file(&dir, "client-to-server.jsonl", REQUEST_2026);
+    let p = ["--profile", "2026-07-28"];
+    let run = |d: &str, f: &Path| check_jsonl(&[&p[..], &["--direction", d]].concat(), f);
+    let (code, recs, _) = run("server-to-client", &plain);
+    assert_eq!(code, 1);
+    assert_eq!(kinds(&recs[0]), ["server-request"]);
+    assert_eq!(recs[0]["violations"][0]["code"], -32600);
+    assert_eq!(run("client-to-server", &plain).0, 0);
+    // auto: unknown for a plain name (direction rules skipped), else from the name.
+    assert_eq!(run("auto", &plain).0, 0);
+    assert_eq!(run("auto", &c2s).0, 0);
+    let (code, recs, _) = run("auto", &s2c);
+    assert_eq!(code, 1);
+    assert_eq!(
+        kinds(&recs[0]),
+        kinds(&run("server-to-client", &plain).1[0])
+    );
+    // An explicit direction wins over the name.
+    assert_eq!(run("client-to-server", &s2c).0, 0);
+    // SSE streams flow from the server.
+    let sse = temp_file(
+        &dir,
+        "001-post.sse",
+        &[
+            b"data: ",
+            REQUEST_2026.strip_suffix(b"\n").unwrap(),
+            b"\n\n",
+        ]
+        .concat(),
+    );
+    let (code, _, _) = check_jsonl(&[&p[..], &["--transport", "sse"]].concat(), &sse);
+    assert_eq!(code, 1);
+}
+
+/// One `{headers, body}` record, as in captures/http_*/requests.jsonl (`body` a string).
+fn header_record(headers: &[(&str, &str)], body: &[u8]) -> String {
+    let h: serde_json::Map<String, Value> = headers
+        .iter()
+        .map(|(k, v)| (k.to_string(), Value::from(*v)))
+        .collect();
+    let body = std::str::from_utf8(body).unwrap().trim_end();
+    let rec = serde_json::json!({"method": "POST", "headers": h, "body": body});
+    format!("{rec}\n")
+}
+
+#[test]
+fn headers_file_checks_header_mirroring() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = header_record(
+        &[
+            ("content-type", "application/json"),
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/list"),
+        ],
+        REQUEST_2026,
+    );
+    let bad = header_record(
+        &[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+        ],
+        REQUEST_2026,
+    );
+    let get = "{\"method\":\"GET\",\"headers\":{\"accept\":\"text/event-stream\"}}\n";
+    let f = temp_file(&dir, "ok.jsonl", format!("{good}{get}").as_bytes());
+    let (code, recs, summary) = check_jsonl(&["--headers"], &f);
+    assert_eq!(code, 0, "{recs:?}");
+    assert_eq!(recs.len(), 1, "the GET record has no body and is skipped");
+    assert_eq!(recs[0]["method"], "tools/list");
+    assert_eq!(summary["frames"], 1);
+
+    let f = temp_file(&dir, "bad.jsonl", format!("{good}{bad}").as_bytes());
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl", "--headers"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, summary) = jsonl(&out);
+    assert_eq!(recs[0]["valid"], true);
+    assert_eq!(recs[1]["valid"], false);
+    assert_eq!(recs[1]["offset"], good.len());
+    let v = &recs[1]["violations"][0];
+    assert_eq!(v["code"], -32020, "{}", recs[1]);
+    assert_eq!(v["kind"], "header-mismatch");
+    // The offset is absolute in the headers file and inside the second record.
+    let off = v["offset"].as_u64().unwrap() as usize;
+    assert!(off > good.len() && off < good.len() + bad.len(), "{off}");
+    assert_eq!(summary["invalid"], 1);
+
+    // Human output names the headers file with line:col.
+    mcpwire()
+        .args(["check", "--headers"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("bad.jsonl:2:"))
+        .stdout(predicate::str::contains("header-mismatch"));
+
+    // Together with FILE arguments: both are checked and records carry the file name.
+    let traffic = temp_file(&dir, "t.jsonl", VALID);
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl", "--headers"])
+        .arg(&f)
+        .arg(&traffic)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, summary) = jsonl(&out);
+    assert_eq!(recs.len(), 3);
+    assert!(recs[0]["file"].as_str().unwrap().ends_with("t.jsonl"));
+    assert!(recs[2]["file"].as_str().unwrap().ends_with("bad.jsonl"));
+    assert_eq!(summary["files"], 2);
+}
+
+#[test]
+fn headers_file_bad_records_and_missing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(
+        &dir,
+        "h.jsonl",
+        b"not json\n{\"headers\":5,\"body\":\"{}\"}\n{\"headers\":{},\"body\":\"{\\\"jsonrpc\\\":\"}\n",
+    );
+    let (code, recs, _) = check_jsonl(&["--headers"], &f);
+    assert_eq!(code, 1);
+    assert_eq!(recs.len(), 3);
+    assert_eq!(kinds(&recs[0]), ["invalid-header-record"]);
+    assert_eq!(recs[0]["violations"][0]["code"], -32700);
+    assert_eq!(kinds(&recs[1]), ["invalid-header-record"]);
+    assert_eq!(recs[1]["violations"][0]["code"], -32600);
+    // A body that is not JSON: its core violation, once.
+    assert_eq!(recs[2]["violations"].as_array().unwrap().len(), 1);
+    assert_eq!(recs[2]["violations"][0]["code"], -32700);
+    mcpwire()
+        .args(["check", "--headers"])
+        .arg(dir.path().join("missing.jsonl"))
+        .assert()
+        .code(2);
+    // --headers needs a value.
+    mcpwire().args(["check", "--headers"]).assert().code(2);
+}
+
+#[test]
+fn tasks_extension_accepts_task_results() {
+    let f = corpus("spec/extension-tasks.jsonl");
+    assert_eq!(check_jsonl(&["--profile", "2026-07-28"], &f).0, 1);
+    assert_eq!(
+        check_jsonl(&["--profile", "2026-07-28", "--tasks-extension"], &f).0,
+        0
+    );
+}
+
+#[test]
+fn framing_errors_are_records_not_silent_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    // A last line without LF is reported, never parsed or dropped.
+    let f = temp_file(&dir, "a.jsonl", &[VALID, b"{\"jsonrpc\":\"2.0\"}"].concat());
+    let (code, recs, _) = check_jsonl(&[], &f);
+    assert_eq!(code, 1);
+    assert_eq!(recs.len(), 2);
+    assert_eq!(kinds(&recs[1]), ["unterminated-line"]);
+    assert_eq!(recs[1]["offset"], VALID.len());
+    assert_eq!(recs[1]["len"], 17);
+    // An SSE event without its blank line.
+    let f = temp_file(&dir, "b.sse", b"data: {}\n");
+    let (code, recs, _) = check_jsonl(&["--transport", "sse"], &f);
+    assert_eq!(code, 1);
+    assert_eq!(kinds(&recs[0]), ["unterminated-event"]);
+    // An HTTP body over the limit.
+    let f = temp_file(&dir, "c.json", VALID);
+    let n = (VALID.len() - 2).to_string();
+    let (code, recs, _) = check_jsonl(&["--transport", "http-body", "--max-frame-bytes", &n], &f);
+    assert_eq!(code, 1);
+    assert_eq!(kinds(&recs[0]), ["body-too-large"]);
+    assert_eq!(recs[0]["violations"][0]["code"], -32600);
 }
 
 #[test]

@@ -311,3 +311,48 @@ fn generator_shapes() {
         assert!(seen.contains(&s), "generator never produced {s:?}");
     }
 }
+
+/// The JSON-RPC 2.0 specification examples (../shared/ext/jsonrpc2-examples.jsonl): JSON
+/// verdict, batch detection and the oracle.
+#[test]
+fn jsonrpc_spec_examples() {
+    let Some(base) = common::shared_dir() else {
+        println!("skipped: ../shared not found");
+        return;
+    };
+    let text = std::fs::read_to_string(base.join("ext/jsonrpc2-examples.jsonl")).unwrap();
+    let mut n = 0;
+    for line in text.lines().filter(|l| !l.is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let name = v["name"].as_str().unwrap();
+        let req = v["request"].as_str().unwrap().as_bytes();
+        check_frame(req).unwrap_or_else(|d| panic!("{name}: {d}"));
+        let r = parse(req);
+        assert_eq!(
+            r.is_ok(),
+            v["request_is_json"].as_bool().unwrap(),
+            "{name}: {r:?}"
+        );
+        if let Err(e) = r {
+            assert_eq!(e.code(), -32700, "{name}");
+        }
+        if let Ok(e) = r {
+            assert_eq!(
+                e.shape() == Shape::Batch,
+                v["batch"].as_bool().unwrap(),
+                "{name}"
+            );
+            if req.windows(9).any(|w| w == b"\"params\":")
+                && e.params().is_some_and(|p| p[0] == b'[')
+            {
+                assert_eq!(
+                    e.shape(),
+                    Shape::Invalid,
+                    "{name}: positional params are not MCP"
+                );
+            }
+        }
+        n += 1;
+    }
+    assert!(n >= 15, "{n} examples");
+}

@@ -376,6 +376,45 @@ fn number_length_limit_at_the_boundary() {
 }
 
 #[test]
+fn integer_length_limit_at_the_boundary() {
+    // Plain integers take the fast path; the limit applies there too.
+    let l = Limits {
+        max_number_len: 10,
+        ..Limits::DEFAULT
+    };
+    for (num, accept) in [
+        "123456789",
+        "1234567890",
+        "-123456789",
+        "12345678901",
+        "-1234567890",
+    ]
+    .iter()
+    .zip([true, true, true, false, false])
+    {
+        let f = format!(r#"{{"jsonrpc":"2.0","method":"m","params":{{"n":{num}}}}}"#);
+        let r = run_with(f.as_bytes(), l);
+        assert_eq!(r.is_ok(), accept, "{num}");
+        if let Err(e) = r {
+            assert_eq!(
+                (e.kind(), e.offset()),
+                (ErrorKind::NumberTooLong, f.find(num).unwrap())
+            );
+        }
+    }
+    // 310 digits: beyond f64 (serde_json: number out of range); 308 digits: fits.
+    assert_eq!(
+        kind(format!("[1{}]", "0".repeat(309)).as_bytes()),
+        ErrorKind::NumberOutOfRange
+    );
+    assert!(run(format!("[1{}]", "0".repeat(307)).as_bytes()).is_ok());
+    assert_eq!(
+        kind(format!("[2{}]", "0".repeat(308)).as_bytes()),
+        ErrorKind::NumberOutOfRange
+    );
+}
+
+#[test]
 fn frame_length_limit_at_the_boundary() {
     let f = br#"{"jsonrpc":"2.0","method":"m"}"#;
     for (max, accept) in [(f.len() - 1, false), (f.len(), true), (f.len() + 1, true)] {

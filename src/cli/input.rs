@@ -1,12 +1,17 @@
-//! Inputs (files and stdin) read as streams in fixed-size chunks, cut into frames.
-//!
-//! INTERIM: the three cutters below (`Ndjson`, `Sse`, `Body`) stand in for
-//! `mcpwire::framing` until that module lands; they live behind [`FrameReader`] so that the
-//! swap touches only this file. They are deliberately small and not tuned.
+//! Inputs (files and stdin) read as streams in fixed-size chunks and cut into frames by the
+//! sans-I/O framers of [`mcpwire::framing`] (ndjson, sse, body). Memory stays bounded by the
+//! frame limit plus one chunk.
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+
+use mcpwire::framing::body::BodyFramer;
+use mcpwire::framing::ndjson::NdjsonFramer;
+use mcpwire::framing::sse::{LINE_OVERHEAD, SseFramer};
+use mcpwire::framing::{FrameError, Status};
+use mcpwire::profile::Direction;
 
 /// Bytes asked of the reader per `read()` call.
 const CHUNK: usize = 64 * 1024;
@@ -54,139 +59,173 @@ impl Source {
             Source::Path(p) => Some(p),
         }
     }
-    /// Opens the source for streaming; returns the reader and its length in bytes when known.
+    /// Opens the source for streaming.
     ///
     /// # Errors
     /// I/O errors of `open`, and `InvalidInput` for a directory.
-    pub fn open(&self) -> io::Result<(Box<dyn Read>, Option<u64>)> {
+    pub fn open(&self) -> io::Result<Box<dyn Read>> {
         match self {
-            Source::Stdin => Ok((Box::new(io::stdin().lock()), None)),
+            Source::Stdin => Ok(Box::new(io::stdin().lock())),
             Source::Path(p) => {
-                let meta = std::fs::metadata(p)?;
-                if meta.is_dir() {
+                if std::fs::metadata(p)?.is_dir() {
                     return Err(io::Error::new(
                         io::ErrorKind::InvalidInput,
                         "is a directory",
                     ));
                 }
-                let f = File::open(p)?;
-                Ok((Box::new(f), Some(meta.len())))
+                Ok(Box::new(File::open(p)?))
             }
         }
     }
 }
 
-/// Where a run of frame bytes came from in the input (for `file:line:col` and absolute offsets).
+/// The direction an input's name says its traffic flows (`--direction auto`):
+///
+/// * a path containing `client-to-server` (or a file name ending in `.request.json`): client
+///   to server;
+/// * a path containing `server-to-client`, a `.sse` file (Streamable HTTP: SSE streams, POST
+///   responses such as `001-post.sse` and GET streams alike, flow from the server), or a file
+///   name ending in `.response.json`: server to client;
+/// * anything else, and stdin: unknown (the profile's direction rules are skipped).
+///
+/// Matching is ASCII case-insensitive on the whole path as written.
+pub fn infer_direction(name: &str) -> Direction {
+    let n = name.to_ascii_lowercase();
+    let file = n.rsplit(['/', '\\']).next().unwrap_or(&n);
+    let c2s = n.contains("client-to-server") || file.ends_with(".request.json");
+    let s2c = n.contains("server-to-client")
+        || file.ends_with(".sse")
+        || file.ends_with(".response.json");
+    match (c2s, s2c) {
+        (true, false) => Direction::ClientToServer,
+        (false, true) => Direction::ServerToClient,
+        _ => Direction::Unknown,
+    }
+}
+
+/// Where the frame's first byte is in the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Segment {
-    /// Offset of the run inside the frame (bytes).
-    pub frame_start: usize,
-    /// Absolute offset of the run in the input (bytes).
-    pub input_offset: u64,
-    /// 1-based line of the run's first byte in the input.
+pub struct Origin {
+    /// Absolute offset in the input (bytes).
+    pub offset: u64,
+    /// 1-based line.
     pub line: u64,
-    /// 1-based column (bytes) of the run's first byte.
+    /// 1-based column (bytes).
     pub col: u64,
 }
 
-/// A framing-level problem attached to a frame (reported as a violation of that frame).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FrameIssue {
-    /// The frame was longer than the limit and was discarded; `len` is its full length.
-    TooLarge,
-}
-
-/// One frame borrowed from the reader's buffer.
+/// One frame borrowed from the reader, or a framing error in its place.
 #[derive(Debug)]
 pub struct Frame<'a> {
-    /// The frame bytes (terminator excluded; for SSE the joined `data:` values).
+    /// The frame bytes (terminator excluded; for SSE the joined `data:` values); empty when
+    /// `error` is set.
     pub bytes: &'a [u8],
-    /// Length of the frame in the input (bytes); differs from `bytes.len()` for SSE and for
-    /// discarded oversize frames.
+    /// Length of the frame in the input (bytes).
     pub input_len: u64,
-    /// Mapping from frame offsets back to the input.
-    pub segments: &'a [Segment],
-    /// Set when the framer discarded the frame.
-    pub issue: Option<FrameIssue>,
+    /// Where it starts.
+    pub origin: Origin,
+    /// Set when the framer reported an error instead of a frame.
+    pub error: Option<FrameError>,
 }
 
 impl Frame<'_> {
     /// Absolute input offset of the frame's first byte.
     pub fn offset(&self) -> u64 {
-        self.segments.first().map_or(0, |s| s.input_offset)
+        self.origin.offset
     }
-    /// Maps a frame-relative byte offset to (absolute offset, line, column).
+    /// Maps a frame-relative byte offset to (absolute offset, line, column). Exact for stdio,
+    /// bodies and single-line SSE data; for joined SSE data lines are counted in the frame.
     pub fn locate(&self, rel: usize) -> (u64, u64, u64) {
-        let Some(seg) = self.segments.iter().rev().find(|s| s.frame_start <= rel) else {
-            return (rel as u64, 1, rel as u64 + 1);
-        };
         let end = rel.min(self.bytes.len());
-        let start = seg.frame_start.min(end);
-        let within = &self.bytes[start..end];
-        let newlines = memchr::memchr_iter(b'\n', within).count() as u64;
-        let abs = seg.input_offset + (rel - seg.frame_start) as u64;
-        if newlines == 0 {
-            (abs, seg.line, seg.col + (rel - seg.frame_start) as u64)
-        } else {
-            let last_nl = memchr::memrchr(b'\n', within).unwrap_or(0);
-            (abs, seg.line + newlines, (within.len() - last_nl) as u64)
+        let within = &self.bytes[..end];
+        let abs = self.origin.offset + rel as u64;
+        match memchr::memrchr(b'\n', within) {
+            None => (abs, self.origin.line, self.origin.col + rel as u64),
+            Some(last) => {
+                let lines = memchr::memchr_iter(b'\n', within).count() as u64;
+                (abs, self.origin.line + lines, (end - last) as u64)
+            }
         }
     }
 }
 
-/// Pulls frames from a reader in [`CHUNK`]-byte reads; memory is bounded by the frame limit
-/// plus one chunk.
+enum Framer {
+    Ndjson(NdjsonFramer),
+    Sse(SseFramer),
+    Body(BodyFramer),
+}
+
+/// Pulls frames from a reader in [`CHUNK`]-byte reads through a [`mcpwire::framing`] framer.
 pub struct FrameReader {
     inner: Box<dyn Read>,
-    cutter: Cutter,
+    framer: Framer,
+    /// Read buffer; `buf[start..]` are the pending bytes handed to the framer.
     buf: Vec<u8>,
-    /// Start of unconsumed bytes in `buf`.
     start: usize,
-    /// Where the next terminator search starts (never rescans searched bytes).
-    scan: usize,
+    /// Bytes to drop from the pending bytes before the next framer call.
+    drop_next: usize,
     /// Absolute input offset of `buf[0]`.
     base: u64,
-    /// 1-based line number of `buf[start]`.
-    line: u64,
     eof: bool,
-    max_frame: usize,
-    segments: Vec<Segment>,
-    frame: Vec<u8>,
-    /// Bytes read so far (for the progress bar).
+    finished: bool,
+    /// Joined SSE data (copied out of the framer).
+    joined: Vec<u8>,
+    /// Bytes read so far (for the progress bar and the summary).
     pub bytes_read: u64,
 }
 
-enum Cutter {
-    Ndjson { discarding: Option<(u64, u64, u64)> },
-    Sse { bom_checked: bool },
-    Body { done: bool },
+enum Got {
+    InBuf(Range<usize>, Origin),
+    Joined(Origin),
+    Error(FrameError),
+    /// Consumed something that is not a frame (an SSE priming event, an empty body).
+    Skip,
+}
+
+/// Counts line ends (LF, CR, CRLF) in `b`; returns the count and the index after the last.
+fn line_ends(b: &[u8]) -> (u64, usize) {
+    let mut n = 0;
+    let mut after = 0;
+    let mut i = 0;
+    while let Some(p) = memchr::memchr2(b'\n', b'\r', &b[i..]) {
+        let p = i + p;
+        n += 1;
+        i = if b[p] == b'\r' && b.get(p + 1) == Some(&b'\n') {
+            p + 2
+        } else {
+            p + 1
+        };
+        after = i;
+    }
+    (n, after)
 }
 
 impl FrameReader {
     /// A reader for `transport` with frames limited to `max_frame` bytes.
     pub fn new(inner: Box<dyn Read>, transport: Transport, max_frame: usize) -> Self {
-        let cutter = match transport {
-            Transport::Stdio => Cutter::Ndjson { discarding: None },
-            Transport::Sse => Cutter::Sse { bom_checked: false },
-            Transport::HttpBody => Cutter::Body { done: false },
+        let framer = match transport {
+            Transport::Stdio => Framer::Ndjson(NdjsonFramer::with_max_frame_len(max_frame)),
+            Transport::Sse => Framer::Sse(SseFramer::with_limits(
+                max_frame,
+                max_frame.saturating_add(LINE_OVERHEAD),
+            )),
+            Transport::HttpBody => Framer::Body(BodyFramer::with_max_body_len(max_frame)),
         };
         Self {
             inner,
-            cutter,
+            framer,
             buf: Vec::with_capacity(CHUNK * 2),
             start: 0,
-            scan: 0,
+            drop_next: 0,
             base: 0,
-            line: 1,
             eof: false,
-            max_frame,
-            segments: Vec::new(),
-            frame: Vec::new(),
+            finished: false,
+            joined: Vec::new(),
             bytes_read: 0,
         }
     }
 
-    /// Reads one more chunk; returns false at end of input.
+    /// Reads one more chunk (compacting the buffer first); returns false at end of input.
     fn fill(&mut self) -> io::Result<bool> {
         if self.eof {
             return Ok(false);
@@ -194,7 +233,6 @@ impl FrameReader {
         if self.start > 0 && self.start >= self.buf.len() / 2 {
             self.buf.drain(..self.start);
             self.base += self.start as u64;
-            self.scan -= self.start;
             self.start = 0;
         }
         let old = self.buf.len();
@@ -217,265 +255,203 @@ impl FrameReader {
         Ok(n > 0)
     }
 
-    /// The next frame, or `None` at end of input.
+    /// Runs the framer once over the pending bytes.
+    fn step(&mut self) -> Option<Got> {
+        let base = self.base + self.start as u64;
+        let pending = &self.buf[self.start..];
+        let at_end = self.eof;
+        let (consumed, got) = match &mut self.framer {
+            Framer::Ndjson(f) => {
+                let d = if at_end {
+                    f.finish(pending)
+                } else {
+                    f.decode(pending)
+                };
+                let got = match d.status {
+                    Status::Partial => None,
+                    Status::Complete(Err(e)) => Some(Got::Error(e)),
+                    Status::Complete(Ok(fr)) => {
+                        let o = Origin {
+                            offset: fr.offset(),
+                            line: fr.line(),
+                            col: 1,
+                        };
+                        let r = fr.range();
+                        Some(Got::InBuf(self.start + r.start..self.start + r.end, o))
+                    }
+                };
+                (d.consumed, got)
+            }
+            Framer::Body(f) => {
+                let d = if at_end {
+                    f.finish(pending)
+                } else {
+                    f.decode(pending)
+                };
+                let got = match d.status {
+                    Status::Partial => None,
+                    Status::Complete(Err(e)) => Some(Got::Error(e)),
+                    Status::Complete(Ok(fr)) if fr.is_empty() => Some(Got::Skip),
+                    Status::Complete(Ok(fr)) => {
+                        let o = Origin {
+                            offset: base,
+                            line: 1,
+                            col: 1,
+                        };
+                        Some(Got::InBuf(self.start..self.start + fr.len(), o))
+                    }
+                };
+                (d.consumed, got)
+            }
+            Framer::Sse(f) => {
+                let d = if at_end {
+                    f.finish(pending)
+                } else {
+                    f.decode(pending)
+                };
+                let got = match d.status {
+                    Status::Partial => None,
+                    Status::Complete(Err(e)) => Some(Got::Error(e)),
+                    // Priming events (empty data), retry-only blocks: not messages.
+                    Status::Complete(Ok(ev)) if !ev.is_message() => Some(Got::Skip),
+                    Status::Complete(Ok(ev)) => {
+                        let data_off = ev.data_offset().unwrap_or(ev.offset());
+                        // Line and column of the data: count line ends from the event start
+                        // when those bytes are still pending, else use the event's line.
+                        let mut origin = Origin {
+                            offset: data_off,
+                            line: ev.line(),
+                            col: 1,
+                        };
+                        if ev.offset() >= base && data_off >= ev.offset() {
+                            let s = (ev.offset() - base) as usize;
+                            let e = (data_off - base) as usize;
+                            if e <= pending.len() {
+                                let (n, after) = line_ends(&pending[s..e]);
+                                origin.line = ev.line() + n;
+                                origin.col = (e - s - after) as u64 + 1;
+                            }
+                        }
+                        match ev.data_range() {
+                            Some(r) => {
+                                Some(Got::InBuf(self.start + r.start..self.start + r.end, origin))
+                            }
+                            None => {
+                                self.joined.clear();
+                                self.joined.extend_from_slice(ev.data());
+                                Some(Got::Joined(origin))
+                            }
+                        }
+                    }
+                };
+                (d.consumed, got)
+            }
+        };
+        self.drop_next = consumed;
+        got
+    }
+
+    /// The next frame (or framing error), or `None` at end of input.
     ///
     /// # Errors
     /// Read errors of the underlying reader.
     pub fn next_frame(&mut self) -> io::Result<Option<Frame<'_>>> {
-        match self.cutter {
-            Cutter::Ndjson { .. } => self.next_ndjson(),
-            Cutter::Sse { .. } => self.next_sse(),
-            Cutter::Body { .. } => self.next_body(),
-        }
-    }
-
-    fn next_ndjson(&mut self) -> io::Result<Option<Frame<'_>>> {
         loop {
-            let Cutter::Ndjson { discarding } = &mut self.cutter else {
-                unreachable!()
-            };
-            if let Some(i) = memchr::memchr(b'\n', &self.buf[self.scan..]) {
-                let nl = self.scan + i;
-                let line = self.line;
-                let start = self.start;
-                self.start = nl + 1;
-                self.scan = self.start;
-                self.line += 1;
-                if let Some((off, first_line, len)) = discarding.take() {
-                    let total = len + (nl - start) as u64;
-                    return Ok(Some(self.too_large(off, first_line, total)));
-                }
-                let mut end = nl;
-                if end > start && self.buf[end - 1] == b'\r' {
-                    end -= 1;
-                }
-                if end == start {
-                    continue; // blank line: no frame
-                }
-                if end - start > self.max_frame {
-                    let off = self.base + start as u64;
-                    return Ok(Some(self.too_large(off, line, (nl - start) as u64)));
-                }
-                self.segments.clear();
-                self.segments.push(Segment {
-                    frame_start: 0,
-                    input_offset: self.base + start as u64,
-                    line,
-                    col: 1,
-                });
-                return Ok(Some(Frame {
-                    bytes: &self.buf[start..end],
-                    input_len: (end - start) as u64,
-                    segments: &self.segments,
-                    issue: None,
-                }));
-            }
-            self.scan = self.buf.len();
-            let pending = self.buf.len() - self.start;
-            if discarding.is_some() || pending > self.max_frame + 1 {
-                // Over the limit: drop what we hold and keep counting up to the next LF.
-                let d = discarding.get_or_insert((self.base + self.start as u64, self.line, 0));
-                d.2 += pending as u64;
-                self.start = self.buf.len();
-                self.scan = self.start;
-            }
-            if !self.fill()? {
-                let Cutter::Ndjson { discarding } = &mut self.cutter else {
-                    unreachable!()
-                };
-                if let Some((off, line, len)) = discarding.take() {
-                    return Ok(Some(self.too_large(off, line, len)));
-                }
-                if self.start == self.buf.len() {
-                    return Ok(None);
-                }
-                // Last line without LF: still a frame (never silently dropped).
-                let start = self.start;
-                let mut end = self.buf.len();
-                self.start = end;
-                self.scan = end;
-                if self.buf[end - 1] == b'\r' {
-                    end -= 1;
-                }
-                self.segments.clear();
-                self.segments.push(Segment {
-                    frame_start: 0,
-                    input_offset: self.base + start as u64,
-                    line: self.line,
-                    col: 1,
-                });
-                return Ok(Some(Frame {
-                    bytes: &self.buf[start..end],
-                    input_len: (end - start) as u64,
-                    segments: &self.segments,
-                    issue: None,
-                }));
-            }
-        }
-    }
-
-    fn too_large(&mut self, offset: u64, line: u64, len: u64) -> Frame<'_> {
-        self.segments.clear();
-        self.segments.push(Segment {
-            frame_start: 0,
-            input_offset: offset,
-            line,
-            col: 1,
-        });
-        Frame {
-            bytes: &[],
-            input_len: len,
-            segments: &self.segments,
-            issue: Some(FrameIssue::TooLarge),
-        }
-    }
-
-    fn next_body(&mut self) -> io::Result<Option<Frame<'_>>> {
-        let Cutter::Body { done } = &mut self.cutter else {
-            unreachable!()
-        };
-        if *done {
-            return Ok(None);
-        }
-        *done = true;
-        let mut too_large = false;
-        while self.fill()? {
-            if self.buf.len() > self.max_frame {
-                too_large = true;
-                let n = self.buf.len() as u64;
-                self.buf.clear();
-                self.base += n;
-                self.scan = 0;
-            }
-        }
-        let total = self.base + self.buf.len() as u64;
-        if too_large {
-            return Ok(Some(self.too_large(0, 1, total)));
-        }
-        if self.buf.is_empty() {
-            return Ok(None);
-        }
-        self.segments.clear();
-        self.segments.push(Segment {
-            frame_start: 0,
-            input_offset: 0,
-            line: 1,
-            col: 1,
-        });
-        Ok(Some(Frame {
-            bytes: &self.buf,
-            input_len: total,
-            segments: &self.segments,
-            issue: None,
-        }))
-    }
-
-    /// Returns the next SSE line as (start, end-of-content, next-line-start), or `None` at the
-    /// end of input (an unterminated last line is returned at EOF).
-    fn sse_line(&mut self) -> io::Result<Option<(usize, usize)>> {
-        loop {
-            let hay = &self.buf[self.scan..];
-            if let Some(i) = memchr::memchr2(b'\n', b'\r', hay) {
-                let pos = self.scan + i;
-                if self.buf[pos] == b'\r' && pos + 1 == self.buf.len() && !self.eof {
-                    // CR at a read boundary: it may be the first half of CRLF.
-                    self.scan = pos;
-                    if !self.fill()? {
-                        continue;
-                    }
-                    continue;
-                }
-                let next = if self.buf[pos] == b'\r' && self.buf.get(pos + 1) == Some(&b'\n') {
-                    pos + 2
-                } else {
-                    pos + 1
-                };
-                let start = self.start;
-                self.start = next;
-                self.scan = next;
-                return Ok(Some((start, pos)));
-            }
-            self.scan = self.buf.len();
-            if self.buf.len() - self.start > self.max_frame + 64 {
-                // Overlong line: drop it (reported as a too-large frame by the caller).
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "SSE line over the limit",
-                ));
-            }
-            if !self.fill()? {
+            self.start += std::mem::take(&mut self.drop_next);
+            if self.finished {
                 return Ok(None);
             }
+            let was_eof = self.eof;
+            match self.step() {
+                Some(Got::InBuf(r, origin)) => {
+                    let bytes = &self.buf[r];
+                    return Ok(Some(Frame {
+                        bytes,
+                        input_len: bytes.len() as u64,
+                        origin,
+                        error: None,
+                    }));
+                }
+                Some(Got::Joined(origin)) => {
+                    return Ok(Some(Frame {
+                        bytes: &self.joined,
+                        input_len: self.joined.len() as u64,
+                        origin,
+                        error: None,
+                    }));
+                }
+                Some(Got::Skip) => continue,
+                Some(Got::Error(e)) => {
+                    if e.kind().is_fatal() {
+                        // Over the body limit: count the rest of the input, keep nothing.
+                        self.start = self.buf.len();
+                        while self.fill()? {
+                            self.start = self.buf.len();
+                        }
+                        self.finished = true;
+                        self.drop_next = 0;
+                    }
+                    let origin = Origin {
+                        offset: e.offset(),
+                        line: e.line().max(1),
+                        col: 1,
+                    };
+                    return Ok(Some(Frame {
+                        bytes: &[],
+                        input_len: e.len() as u64,
+                        origin,
+                        error: Some(e),
+                    }));
+                }
+                None => {
+                    if was_eof {
+                        // finish() returned Partial: the stream is drained.
+                        self.finished = true;
+                        self.start += std::mem::take(&mut self.drop_next);
+                        return Ok(None);
+                    }
+                    self.start += std::mem::take(&mut self.drop_next);
+                    self.fill()?;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Direction, infer_direction, line_ends};
+
+    #[test]
+    fn direction_from_file_names() {
+        let c2s = Direction::ClientToServer;
+        let s2c = Direction::ServerToClient;
+        for (name, want) in [
+            ("real/stdio/x/client-to-server.jsonl", c2s),
+            ("server-to-client.jsonl", s2c),
+            ("Server-To-Client.JSONL", s2c),
+            ("captures/http_a/001-post.sse", s2c),
+            ("captures/http_a/005-get.sse", s2c),
+            ("x/client-to-server.tools-call.request.json", c2s),
+            ("x/server-to-client.initialize.response.json", s2c),
+            ("a.response.json", s2c),
+            ("a.request.json", c2s),
+            ("spec/tools.jsonl", Direction::Unknown),
+            ("<stdin>", Direction::Unknown),
+            // Contradictory names say nothing.
+            (
+                "client-to-server/server-to-client.jsonl",
+                Direction::Unknown,
+            ),
+            ("client-to-server.sse", Direction::Unknown),
+        ] {
+            assert_eq!(infer_direction(name), want, "{name}");
         }
     }
 
-    fn next_sse(&mut self) -> io::Result<Option<Frame<'_>>> {
-        self.frame.clear();
-        self.segments.clear();
-        loop {
-            let line_abs = self.base + self.start as u64;
-            let line_no = self.line;
-            let Some((s, e)) = self.sse_line()? else {
-                return Ok(None); // an incomplete last event is discarded (WHATWG)
-            };
-            self.line += 1;
-            let Cutter::Sse { bom_checked } = &mut self.cutter else {
-                unreachable!()
-            };
-            let line_start = s;
-            let mut s = s;
-            if !*bom_checked {
-                *bom_checked = true;
-                if self.buf[s..e].starts_with(b"\xEF\xBB\xBF") {
-                    s += 3;
-                }
-            }
-            let line = &self.buf[s..e];
-            if line.is_empty() {
-                if self.segments.is_empty() || self.frame.len() <= 1 {
-                    // No data, or only an empty `data:` (a priming event): nothing to dispatch.
-                    self.frame.clear();
-                    self.segments.clear();
-                    continue;
-                }
-                self.frame.pop(); // the LF after the last data line
-                let input_len = (self.base + s as u64) - self.segments[0].input_offset;
-                if self.frame.len() > self.max_frame {
-                    let off = self.segments[0].input_offset;
-                    let l = self.segments[0].line;
-                    return Ok(Some(self.too_large(off, l, input_len)));
-                }
-                return Ok(Some(Frame {
-                    bytes: &self.frame,
-                    input_len,
-                    segments: &self.segments,
-                    issue: None,
-                }));
-            }
-            if line[0] == b':' {
-                continue;
-            }
-            let (field, value, vstart) = match memchr::memchr(b':', line) {
-                Some(c) => {
-                    let mut v = c + 1;
-                    if line.get(v) == Some(&b' ') {
-                        v += 1;
-                    }
-                    (&line[..c], &line[v..], v)
-                }
-                None => (line, &line[line.len()..], line.len()),
-            };
-            if field == b"data" {
-                let skipped = s - line_start; // a stripped BOM
-                self.segments.push(Segment {
-                    frame_start: self.frame.len(),
-                    input_offset: line_abs + (skipped + vstart) as u64,
-                    line: line_no,
-                    col: (skipped + vstart) as u64 + 1,
-                });
-                self.frame.extend_from_slice(value);
-                self.frame.push(b'\n');
-            }
-        }
+    #[test]
+    fn counts_cr_lf_crlf() {
+        assert_eq!(line_ends(b"a\r\nb\rc\nd"), (3, 7));
+        assert_eq!(line_ends(b"abc"), (0, 0));
     }
 }

@@ -1,19 +1,23 @@
 //! The `mcpwire` command line: argument parsing (clap derive) and the `check` / `stats`
 //! drivers. See DESIGN.md "CLI contract".
 
+pub mod headers;
 pub mod human;
 pub mod input;
+pub mod proxy;
 pub mod record;
 pub mod stats;
 
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use annotate_snippets::Renderer;
 use clap::{Parser as ClapParser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mcpwire::profile::{Direction, Profile, Validator};
 use mcpwire::{Limits, Parser};
 use serde::Serialize;
 
@@ -46,6 +50,9 @@ enum Command {
     Check(CheckArgs),
     /// Histograms of shapes, methods, message sizes, id types and protocol revisions.
     Stats(StatsArgs),
+    /// Validating MCP proxy (stdio; see `mcpwire proxy --help`).
+    #[command(subcommand)]
+    Proxy(proxy::ProxyCommand),
 }
 
 /// Output format.
@@ -57,27 +64,67 @@ pub enum Format {
     Jsonl,
 }
 
-/// MCP profile to validate against.
+/// MCP profile to validate against (`--profile`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ProfileArg {
-    /// Revision 2026-07-28 (per-request `_meta` envelope, `resultType`).
+    /// Revision 2026-07-28, strict (per-request `_meta` envelope, `resultType`).
     #[value(name = "2026-07-28")]
     Rev20260728,
-    /// Revisions 2025-11-25 and older.
+    /// Revision 2025-11-25.
+    #[value(name = "2025-11-25")]
+    Rev20251125,
+    /// Revision 2025-06-18.
+    #[value(name = "2025-06-18")]
+    Rev20250618,
+    /// Revision 2025-03-26 (batches allowed).
+    #[value(name = "2025-03-26")]
+    Rev20250326,
+    /// Revision 2024-11-05.
+    #[value(name = "2024-11-05")]
+    Rev20241105,
+    /// Any revision before 2026-07-28 (union of the legacy rules).
     Legacy,
-    /// Pick per input from the traffic.
+    /// Decided per input from the traffic (`server/discover` / `initialize`, per-request
+    /// `_meta` protocolVersion); the default.
     Auto,
 }
 
-/// Which side sent the traffic.
+impl ProfileArg {
+    /// The library profile.
+    pub fn profile(self) -> Profile {
+        match self {
+            ProfileArg::Rev20260728 => Profile::V2026_07_28,
+            ProfileArg::Rev20251125 => Profile::V2025_11_25,
+            ProfileArg::Rev20250618 => Profile::V2025_06_18,
+            ProfileArg::Rev20250326 => Profile::V2025_03_26,
+            ProfileArg::Rev20241105 => Profile::V2024_11_05,
+            ProfileArg::Legacy => Profile::Legacy,
+            ProfileArg::Auto => Profile::Auto,
+        }
+    }
+}
+
+/// Which side sent the traffic (`--direction`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DirectionArg {
     /// Client to server.
     ClientToServer,
     /// Server to client.
     ServerToClient,
-    /// From the file name (`client-to-server` / `server-to-client`), else unknown.
+    /// From the file name (see [`input::infer_direction`]), else unknown (direction rules
+    /// skipped).
     Auto,
+}
+
+impl DirectionArg {
+    /// The direction of the input named `name` (`auto` infers it from the name).
+    pub fn direction_of(self, name: &str) -> Direction {
+        match self {
+            DirectionArg::ClientToServer => Direction::ClientToServer,
+            DirectionArg::ServerToClient => Direction::ServerToClient,
+            DirectionArg::Auto => input::infer_direction(name),
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -91,27 +138,43 @@ struct CommonArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
-    /// Input files; `-` reads standard input as a stream.
-    #[arg(required = true, value_name = "FILE")]
-    files: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
 struct CheckArgs {
-    /// MCP profile.
+    /// MCP profile: the rules of one revision, `legacy` (any revision before 2026-07-28) or
+    /// `auto` (decided per input from `server/discover` / `initialize` and per-request
+    /// `_meta` protocolVersion).
     #[arg(long, value_enum, default_value = "auto")]
     profile: ProfileArg,
-    /// Direction of the traffic.
+    /// Direction of the traffic; `auto` reads it from the file name (`client-to-server`,
+    /// `server-to-client`, `*.sse`, `*.request.json`, `*.response.json`), else unknown
+    /// (direction rules skipped).
     #[arg(long, value_enum, default_value = "auto")]
     direction: DirectionArg,
+    /// Streamable HTTP header-mirror check: a jsonl file of `{headers, body}` records (one
+    /// POST each); every body is checked as a client-to-server message and against its
+    /// `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` headers.
+    #[arg(long, value_name = "FILE")]
+    headers: Option<PathBuf>,
+    /// Accept the Tasks extension (`io.modelcontextprotocol/tasks`): its methods and the
+    /// `resultType` `"task"`, as when a peer has advertised it.
+    #[arg(long)]
+    tasks_extension: bool,
     #[command(flatten)]
     common: CommonArgs,
+    /// Input files; `-` reads standard input as a stream. Optional with `--headers`.
+    #[arg(required_unless_present = "headers", value_name = "FILE")]
+    files: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
 struct StatsArgs {
     #[command(flatten)]
     common: CommonArgs,
+    /// Input files; `-` reads standard input as a stream.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
 }
 
 /// Totals of a `check` run (the `summary` object).
@@ -152,11 +215,12 @@ pub fn main() -> ExitCode {
     let r = match cli.command {
         Command::Check(a) => run_check(&a),
         Command::Stats(a) => stats::run(
-            &a.common.files,
+            &a.files,
             a.common.transport,
             a.common.max_frame_bytes,
             a.common.format,
         ),
+        Command::Proxy(p) => proxy::run(p),
     };
     match r {
         Ok(code) => ExitCode::from(code),
@@ -195,8 +259,8 @@ pub fn progress(sources: &[Source]) -> Option<ProgressBar> {
 
 fn run_check(args: &CheckArgs) -> io::Result<u8> {
     let c = &args.common;
-    let sources: Vec<Source> = c.files.iter().map(|f| Source::from_arg(f)).collect();
-    let multi = sources.len() > 1;
+    let sources: Vec<Source> = args.files.iter().map(|f| Source::from_arg(f)).collect();
+    let multi = sources.len() + usize::from(args.headers.is_some()) > 1;
     let limits = Limits {
         max_frame_len: c.max_frame_bytes,
         ..Limits::DEFAULT
@@ -211,7 +275,7 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
     for src in &sources {
         sum.files += 1;
         let name = src.display_name();
-        let (reader, _) = match src.open() {
+        let reader = match src.open() {
             Ok(r) => r,
             Err(e) => {
                 sum.io_errors += 1;
@@ -219,6 +283,8 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
                 continue;
             }
         };
+        let direction = args.direction.direction_of(&name);
+        let mut validator = new_validator(args, direction);
         let mut frames = FrameReader::new(reader, c.transport, c.max_frame_bytes);
         let mut n = 0u64;
         let mut reported = 0u64;
@@ -233,7 +299,7 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
                 }
             };
             n += 1;
-            let mut rec: Record = record::judge(&parser, &frame, n);
+            let mut rec: Record = record::judge(&parser, &mut validator, &frame, n);
             if multi {
                 rec.file = Some(name.clone());
             }
@@ -265,6 +331,17 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
+    if let Some(path) = &args.headers {
+        let opts = headers::Options {
+            parser: &parser,
+            validator: new_validator(args, Direction::ClientToServer),
+            max_frame_bytes: c.max_frame_bytes,
+            format: c.format,
+            multi,
+            renderer: &renderer,
+        };
+        headers::run(path, &opts, &mut sum, &mut out, &mut err)?;
+    }
     sum.seconds = started.elapsed().as_secs_f64();
     sum.bytes_per_second = if sum.seconds > 0.0 {
         sum.bytes as f64 / sum.seconds
@@ -288,7 +365,16 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
     })
 }
 
-fn tally(sum: &mut Summary, rec: &Record) {
+/// A validator for one input flowing in `direction`, with the options of `args`.
+fn new_validator(args: &CheckArgs, direction: Direction) -> Validator {
+    let mut v = Validator::new(args.profile.profile(), direction);
+    if args.tasks_extension {
+        v.enable_tasks_extension();
+    }
+    v
+}
+
+pub(crate) fn tally(sum: &mut Summary, rec: &Record) {
     sum.frames += 1;
     if rec.valid {
         sum.valid += 1;

@@ -1,10 +1,11 @@
 //! One frame's verdict: the `--format jsonl` record of DESIGN.md's CLI contract.
 
 use mcpwire::error::ErrorKind;
-use mcpwire::{Parser, Shape};
+use mcpwire::profile::{Validator, Violation};
+use mcpwire::{Envelope, Parser, Shape};
 use serde::Serialize;
 
-use super::input::{Frame, FrameIssue};
+use super::input::Frame;
 
 /// A violation as printed (`{"kind","code","offset","message"}`), offset absolute in the input.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -61,14 +62,13 @@ fn violation(frame: &Frame<'_>, kind: &str, code: i64, rel: usize, message: &str
     }
 }
 
-/// Parses one frame with the envelope layer and builds its record (profile rules are applied
-/// afterwards by the caller).
-pub fn judge(parser: &Parser, frame: &Frame<'_>, number: u64) -> Record {
-    let mut rec = Record {
+/// A record with no verdict yet: frame `number` at `offset`, `len` bytes, shape `invalid`.
+pub fn empty(number: u64, offset: u64, len: u64) -> Record {
+    Record {
         file: None,
         frame: number,
-        offset: frame.offset(),
-        len: frame.input_len,
+        offset,
+        len,
         shape: Shape::Invalid.name(),
         id: None,
         method: None,
@@ -76,42 +76,62 @@ pub fn judge(parser: &Parser, frame: &Frame<'_>, number: u64) -> Record {
         error_code: None,
         valid: false,
         violations: Vec::new(),
-    };
-    if let Some(FrameIssue::TooLarge) = frame.issue {
-        let k = ErrorKind::FrameTooLarge;
+    }
+}
+
+/// Fills the envelope fields of `rec` from `env`.
+pub fn describe(rec: &mut Record, env: &Envelope<'_>) {
+    rec.shape = env.shape().name();
+    rec.id = env.id_raw().map(str::to_owned);
+    rec.method = env.method().map(|m| m.decode().into_owned());
+    rec.result_type = env.result_type().map(|m| m.decode().into_owned());
+    rec.error_code = env.error_code();
+}
+
+/// Appends profile violations to `rec`; `locate` maps a frame-relative offset to
+/// (frame-relative offset used for `file:line:col`, absolute input offset).
+pub fn push_violations(
+    rec: &mut Record,
+    found: &[Violation],
+    mut locate: impl FnMut(usize) -> (usize, u64),
+) {
+    for v in found {
+        let (rel, offset) = locate(v.offset);
+        rec.violations.push(ViolationOut {
+            kind: v.rule.name().to_owned(),
+            code: v.rule.code().into(),
+            offset,
+            message: v.message.clone(),
+            rel,
+        });
+    }
+}
+
+/// Parses one frame with the envelope layer, applies the profile rules of `validator` (which
+/// include the core findings) and builds its record.
+pub fn judge(parser: &Parser, validator: &mut Validator, frame: &Frame<'_>, number: u64) -> Record {
+    let mut rec = empty(number, frame.offset(), frame.input_len);
+    if let Some(e) = frame.error {
+        // A framing-level error (oversize frame, unterminated line or event): the bytes were
+        // not parsed. Size limits answer -32600; a truncated stream cannot be answered, and is
+        // reported with -32700 (the bytes are not a complete JSON text).
+        let k = e.kind();
+        let code = k
+            .error_kind()
+            .map_or(ErrorKind::UnexpectedEnd.code(), ErrorKind::code);
         rec.violations
-            .push(violation(frame, k.name(), k.code().into(), 0, k.message()));
+            .push(violation(frame, k.name(), code.into(), 0, k.message()));
         return rec;
     }
+    let mut found = Vec::new();
     match parser.parse(frame.bytes) {
-        Err(e) => {
-            let k = e.kind();
-            rec.violations.push(violation(
-                frame,
-                k.name(),
-                e.code().into(),
-                e.offset(),
-                k.message(),
-            ));
-        }
+        Err(e) => validator.check_parse_error(&e, &mut found),
         Ok(env) => {
-            rec.shape = env.shape().name();
-            rec.id = env.id_raw().map(str::to_owned);
-            rec.method = env.method().map(|m| m.decode().into_owned());
-            rec.result_type = env.result_type().map(|m| m.decode().into_owned());
-            rec.error_code = env.error_code();
-            if let Some(e) = env.invalid_reason() {
-                let k = e.kind();
-                rec.violations.push(violation(
-                    frame,
-                    k.name(),
-                    e.code().into(),
-                    e.offset(),
-                    k.message(),
-                ));
-            }
+            describe(&mut rec, &env);
+            validator.check(&env, &mut found);
         }
     }
+    push_violations(&mut rec, &found, |rel| (rel, frame.locate(rel).0));
     rec.valid = rec.violations.is_empty();
     rec
 }

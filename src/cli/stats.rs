@@ -187,7 +187,7 @@ pub fn run(
     for src in &sources {
         let name = src.display_name();
         let reader = match src.open() {
-            Ok((r, _)) => r,
+            Ok(r) => r,
             Err(e) => {
                 failed = true;
                 writeln!(err, "mcpwire: {name}: {e}")?;
@@ -210,7 +210,7 @@ pub fn run(
                     break;
                 }
             };
-            let env = if frame.issue.is_some() {
+            let env = if frame.error.is_some() {
                 None
             } else {
                 parser.parse(frame.bytes).ok()

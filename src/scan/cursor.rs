@@ -85,6 +85,20 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// SWAR: the lowest set bit (bit 7 of a byte) marks the first byte of `w` (little-endian)
+/// that is `"`, `\\`, `< 0x20` or `>= 0x80`. Bits above the lowest may be false positives
+/// (borrow propagation); the lowest is exact.
+#[inline]
+fn special_bytes(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let quote = zero(w ^ (ONES * b'"' as u64));
+    let backslash = zero(w ^ (ONES * b'\\' as u64));
+    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    quote | backslash | control | (w & HIGH)
+}
+
 #[inline]
 fn hex4(b: &[u8]) -> Option<u16> {
     let mut v: u16 = 0;
@@ -159,96 +173,70 @@ impl<'f> Cursor<'f> {
     }
 
     /// Validates the string token at the cursor (which must be at its opening `"`).
-    #[inline]
+    #[inline(always)]
     pub fn string(&mut self) -> Result<StrTok, Error> {
         debug_assert_eq!(self.buf[self.pos], b'"');
         let buf = self.buf;
         let start = self.pos + 1;
+        // Short-string fast path (SWAR, 8 bytes per step): most keys and values are short
+        // plain ASCII and end within a few words.
         let mut p = start;
-        let mut escaped = false;
-        let mut high = false;
-        loop {
-            // Short-string fast path: most keys and values end within a few bytes.
-            let (i, h) = self.backend.string_stop(buf, p);
-            high |= h;
-            let Some(&b) = buf.get(i) else {
-                return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
-            };
-            match b {
-                b'"' => {
-                    if high && std::str::from_utf8(&buf[start..i]).is_err() {
-                        let bad = std::str::from_utf8(&buf[start..i])
-                            .unwrap_err()
-                            .valid_up_to();
-                        return Err(err(ErrorKind::InvalidUtf8, start + bad));
-                    }
+        let lim = (start + 32).min(buf.len().saturating_sub(7));
+        while p < lim {
+            let w = u64::from_le_bytes(buf[p..p + 8].try_into().unwrap_or([0; 8]));
+            let m = special_bytes(w);
+            if m != 0 {
+                let i = p + (m.trailing_zeros() / 8) as usize;
+                if buf[i] == b'"' {
                     self.pos = i + 1;
                     return Ok(StrTok {
                         start,
                         end: i,
-                        escaped,
+                        escaped: false,
                     });
                 }
-                b'\\' => {
-                    escaped = true;
-                    p = self.escape(i)?;
-                }
-                _ => return Err(err(ErrorKind::ControlCharacter, i)),
+                p = i;
+                break;
             }
+            p += 8;
         }
-    }
-
-    /// Validates the escape whose backslash is at `at`; returns the offset after it.
-    fn escape(&self, at: usize) -> Result<usize, Error> {
-        let buf = self.buf;
-        let Some(&c) = buf.get(at + 1) else {
-            return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
-        };
-        match c {
-            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Ok(at + 2),
-            b'u' => {
-                let u = self.hex_at(at + 2)?;
-                match u {
-                    0xD800..=0xDBFF => {
-                        // A high surrogate must be followed by `\u` + a low surrogate.
-                        if buf.get(at + 6) == Some(&b'\\') && buf.get(at + 7) == Some(&b'u') {
-                            let lo = self.hex_at(at + 8)?;
-                            if (0xDC00..=0xDFFF).contains(&lo) {
-                                return Ok(at + 12);
-                            }
-                        } else if at + 8 > buf.len() {
-                            return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
-                        }
-                        Err(err(ErrorKind::LoneSurrogate, at))
-                    }
-                    0xDC00..=0xDFFF => Err(err(ErrorKind::LoneSurrogate, at)),
-                    _ => Ok(at + 6),
-                }
-            }
-            _ => Err(err(ErrorKind::InvalidEscape, at)),
-        }
-    }
-
-    /// Four hex digits at `at`.
-    fn hex_at(&self, at: usize) -> Result<u16, Error> {
-        let buf = self.buf;
-        match hex4(buf.get(at..).unwrap_or(&[])) {
-            Some(v) => Ok(v),
-            None => {
-                // Distinguish a truncated frame from a bad digit.
-                let avail = &buf[at.min(buf.len())..];
-                if avail.len() < 4 && avail.iter().all(|c| c.is_ascii_hexdigit()) {
-                    Err(err(ErrorKind::UnexpectedEnd, buf.len()))
-                } else {
-                    Err(err(ErrorKind::InvalidEscape, at - 2))
-                }
-            }
-        }
+        let (end, escaped) = self.backend.string_rest(buf, start, p)?;
+        self.pos = end + 1;
+        Ok(StrTok {
+            start,
+            end,
+            escaped,
+        })
     }
 
     /// Validates the number token at the cursor (RFC 8259 §6 grammar, length limit, f64
     /// overflow).
+    #[inline]
     pub fn number(&mut self) -> Result<(), Error> {
+        // Fast path: a plain integer `-?[1-9][0-9]*` of at most 300 digits (cannot overflow
+        // f64) within the length limit; anything else takes the full path below.
+        let buf = self.buf;
+        let start = self.pos;
+        let mut p = start + usize::from(buf[start] == b'-');
+        if matches!(buf.get(p), Some(b'1'..=b'9')) {
+            p += 1;
+            while buf.get(p).is_some_and(u8::is_ascii_digit) {
+                p += 1;
+            }
+            if !matches!(buf.get(p), Some(b'.' | b'e' | b'E'))
+                && p - start <= 300
+                && p - start <= self.max_number_len
+            {
+                self.pos = p;
+                return Ok(());
+            }
+        }
+        self.number_full()
+    }
+
+    /// The full number path: grammar, length limit, f64 overflow.
+    #[inline(never)]
+    fn number_full(&mut self) -> Result<(), Error> {
         let buf = self.buf;
         let start = self.pos;
         let mut p = start;
@@ -371,6 +359,7 @@ impl<'f> Cursor<'f> {
     /// Validates one whole value starting at the cursor (after optional whitespace), which
     /// sits inside `depth` open containers. Iterative: nesting costs one bit per level.
     /// Returns the value's first byte (its type).
+    #[inline(always)]
     pub fn skip_value(&mut self, depth: usize) -> Result<u8, Error> {
         let first = self.next_token()?;
         match first {
@@ -388,6 +377,7 @@ impl<'f> Cursor<'f> {
     }
 
     /// Validates the container at the cursor (`{` or `[`) and everything in it.
+    #[inline(never)]
     fn skip_container(&mut self, depth: usize) -> Result<(), Error> {
         let mut stack = BitStack::new();
         let mut c = self.buf[self.pos];
@@ -446,7 +436,7 @@ impl<'f> Cursor<'f> {
     }
 
     /// At a member's key (after whitespace): validates `"key"` and the `:` after it.
-    #[inline]
+    #[inline(always)]
     pub fn key(&mut self) -> Result<StrTok, Error> {
         if self.peek()? != b'"' {
             return Err(err(ErrorKind::UnexpectedByte, self.pos));
@@ -454,5 +444,98 @@ impl<'f> Cursor<'f> {
         let k = self.string()?;
         self.expect(b':')?;
         Ok(k)
+    }
+}
+
+/// Validates the escape whose backslash is at `at`; returns the offset after it.
+pub(crate) fn escape_slow(buf: &[u8], at: usize) -> Result<usize, Error> {
+    let Some(&c) = buf.get(at + 1) else {
+        return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
+    };
+    match c {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Ok(at + 2),
+        b'u' => {
+            let u = hex_at(buf, at + 2)?;
+            match u {
+                0xD800..=0xDBFF => {
+                    // A high surrogate must be followed by `\u` + a low surrogate.
+                    if buf.get(at + 6) == Some(&b'\\') && buf.get(at + 7) == Some(&b'u') {
+                        let lo = hex_at(buf, at + 8)?;
+                        if (0xDC00..=0xDFFF).contains(&lo) {
+                            return Ok(at + 12);
+                        }
+                    } else if at + 8 > buf.len() {
+                        return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
+                    }
+                    Err(err(ErrorKind::LoneSurrogate, at))
+                }
+                0xDC00..=0xDFFF => Err(err(ErrorKind::LoneSurrogate, at)),
+                _ => Ok(at + 6),
+            }
+        }
+        _ => Err(err(ErrorKind::InvalidEscape, at)),
+    }
+}
+
+/// Four hex digits at `at`.
+fn hex_at(buf: &[u8], at: usize) -> Result<u16, Error> {
+    match hex4(buf.get(at..).unwrap_or(&[])) {
+        Some(v) => Ok(v),
+        None => {
+            // Distinguish a truncated frame from a bad digit.
+            let avail = &buf[at.min(buf.len())..];
+            if avail.len() < 4 && avail.iter().all(|c| c.is_ascii_hexdigit()) {
+                Err(err(ErrorKind::UnexpectedEnd, buf.len()))
+            } else {
+                Err(err(ErrorKind::InvalidEscape, at - 2))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::special_bytes;
+
+    fn naive(w: u64) -> Option<u32> {
+        w.to_le_bytes()
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || !(0x20..0x80).contains(&b))
+            .map(|i| i as u32)
+    }
+
+    #[test]
+    fn swar_first_special_byte_is_exact() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let interesting = [
+            b'"',
+            b'\\',
+            0,
+            0x1f,
+            0x20,
+            0x21,
+            0x7f,
+            0x80,
+            0xff,
+            b'a',
+            0x5b,
+            0x5d,
+            0x22 ^ 0x80,
+        ];
+        for round in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut b = x.to_le_bytes();
+            for (i, v) in b.iter_mut().enumerate() {
+                if (round >> i) & 1 == 0 {
+                    *v = interesting[(*v as usize) % interesting.len()];
+                }
+            }
+            let w = u64::from_le_bytes(b);
+            let m = special_bytes(w);
+            let got = (m != 0).then(|| m.trailing_zeros() / 8);
+            assert_eq!(got, naive(w), "{b:?}");
+        }
     }
 }

@@ -10,14 +10,18 @@
 //!   [`Backend::detect`] or forced by the caller ([`crate::Parser::with_backend`]). The cargo
 //!   feature `force-scalar` makes [`Backend::detect`] return [`Backend::Scalar`] so CI can
 //!   run the whole test suite on the portable path.
-//! * `block`: the kernels. Each classifies 64 bytes at a time into bit masks (bit *i* = byte
-//!   *i* of the block): string terminators (`"`, `\`, bytes `< 0x20`), non-ASCII bytes, and
-//!   JSON whitespace. The scalar kernel computes the same masks byte by byte; every kernel
-//!   gives bit-identical masks, which the tests check at every block offset.
-//! * `cursor`: the validating walk (safe code) that consumes those masks: strings (escapes,
-//!   `\u` surrogate pairing, control characters, UTF-8 of any string holding a non-ASCII
-//!   byte), numbers (RFC 8259 §6 grammar, token length limit, f64 overflow), literals,
-//!   whitespace and an iterative (non-recursive) container walk with a depth limit.
+//! * `block`: the kernels. Each classifies 64 bytes at a time into two bit masks (bit *i* =
+//!   byte *i* of the block): string stops (`"`, `\`, bytes `< 0x20`) and non-ASCII bytes.
+//!   The scalar kernel computes the same masks byte by byte; every kernel gives bit-identical
+//!   masks, which the tests check at every offset. The string loop walks the stop bits of a
+//!   block (simple escapes without reloading it) and validates UTF-8 of any string holding a
+//!   non-ASCII byte (simdutf8 on the SIMD backends, `std` on the scalar one: same verdict).
+//! * `cursor`: the validating walk (safe code): a SWAR fast path for short strings, escapes
+//!   (`\u` surrogate pairing), numbers (RFC 8259 §6 grammar, token length limit, f64
+//!   overflow), literals, whitespace, structural characters and an iterative
+//!   (non-recursive) container walk with a depth limit. Structure-dense bytes are read by
+//!   this walk one token at a time; string content (where the bytes of MCP frames are) runs
+//!   at block speed.
 //!
 //! The input is never mutated and never copied; a frame is read once from front to back.
 

@@ -1,0 +1,276 @@
+//! `mcpwire check --headers FILE`: the Streamable HTTP header-mirror check (2026-07-28
+//! transport rules, `-32020` HeaderMismatch) over a jsonl file of `{headers, body}` records,
+//! as in `captures/http_*/requests.jsonl` or `spec-examples/http/*.jsonl` (see
+//! [`mcpwire::profile::HeaderRecord`]).
+//!
+//! Each line is one record. A POST record with a body gives one output record: the body is
+//! parsed with the envelope layer, judged by the profile as a client-to-server message (one
+//! [`Validator`] for the whole file: one session), and its headers are compared with it by
+//! [`check_header_record`]. Records without a body (GET, DELETE) are read and skipped. A line
+//! that is not a record is reported as an `invalid-header-record` violation. The file is read
+//! as a stream through the NDJSON framer, so framing errors (an oversize or unterminated line)
+//! are reported like those of any stdio input.
+//!
+//! Offsets: `offset`/`len` of an output record are those of its line in FILE; violation
+//! offsets are absolute offsets in FILE, mapped through the JSON string escapes of `body`
+//! when the body is written as a string.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use annotate_snippets::Renderer;
+use mcpwire::profile::{Rule, Validator, Violation, check_header_record};
+use mcpwire::{Parser, Span};
+
+use super::input::{Frame, FrameReader, Source, Transport};
+use super::record::{self, Record, ViolationOut};
+use super::{Format, Summary, human, tally};
+
+/// Stable kind of a line of the headers file that is not a `{headers, body}` record.
+pub const INVALID_HEADER_RECORD: &str = "invalid-header-record";
+
+/// Extra line length allowed over the frame limit for one record: the body is written as an
+/// escaped JSON string (up to 6 bytes per body byte for `\u00XX`) next to its headers.
+const RECORD_ESCAPE_FACTOR: usize = 6;
+/// Room for the headers and the other members of a record (bytes).
+const RECORD_OVERHEAD: usize = 64 * 1024;
+
+/// Settings shared with the `check` driver.
+pub struct Options<'a> {
+    /// The envelope parser (with the CLI's limits).
+    pub parser: &'a Parser,
+    /// The validator the bodies are judged by (client to server; one for the whole file: the
+    /// file is one session).
+    pub validator: Validator,
+    /// Largest body accepted (bytes).
+    pub max_frame_bytes: usize,
+    /// Output format.
+    pub format: Format,
+    /// Print the file name in each record (several inputs in one run).
+    pub multi: bool,
+    /// Renderer for human diagnostics.
+    pub renderer: &'a Renderer,
+}
+
+/// Checks every record of the headers file at `path`, writing records (jsonl) or diagnostics
+/// (human) to `out` and adding them to `sum`. An unreadable file is reported on `err` and
+/// counted in `sum.io_errors`.
+///
+/// # Errors
+/// Write errors on `out` / `err`.
+pub fn run(
+    path: &Path,
+    opts: &Options<'_>,
+    sum: &mut Summary,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<()> {
+    let src = Source::Path(path.to_owned());
+    let name = src.display_name();
+    sum.files += 1;
+    let reader = match src.open() {
+        Ok(r) => r,
+        Err(e) => {
+            sum.io_errors += 1;
+            writeln!(err, "mcpwire: {name}: {e}")?;
+            return Ok(());
+        }
+    };
+    let max_line = opts
+        .max_frame_bytes
+        .saturating_mul(RECORD_ESCAPE_FACTOR)
+        .saturating_add(RECORD_OVERHEAD);
+    let mut lines = FrameReader::new(reader, Transport::Stdio, max_line);
+    let mut validator = opts.validator.clone();
+    let mut n = 0u64;
+    loop {
+        let line = match lines.next_frame() {
+            Ok(Some(f)) => f,
+            Ok(None) => break,
+            Err(e) => {
+                sum.io_errors += 1;
+                writeln!(err, "mcpwire: {name}: {e}")?;
+                break;
+            }
+        };
+        n += 1;
+        let Some(mut rec) = judge_record(opts, &mut validator, &line, n) else {
+            continue;
+        };
+        if opts.multi {
+            rec.file = Some(name.clone());
+        }
+        tally(sum, &rec);
+        match opts.format {
+            Format::Jsonl => {
+                serde_json::to_writer(&mut *out, &rec)?;
+                out.write_all(b"\n")?;
+            }
+            Format::Human => {
+                if !rec.valid {
+                    human::write_violations(out, opts.renderer, &name, &line, &rec)?;
+                }
+            }
+        }
+    }
+    sum.bytes += lines.bytes_read;
+    Ok(())
+}
+
+/// The output record of one line, or `None` for a record the header check does not apply to
+/// (no body: GET, DELETE).
+fn judge_record(
+    opts: &Options<'_>,
+    validator: &mut Validator,
+    line: &Frame<'_>,
+    number: u64,
+) -> Option<Record> {
+    if line.error.is_some() {
+        return Some(record::judge(opts.parser, validator, line, number));
+    }
+    let mut rec = record::empty(number, line.offset(), line.input_len);
+    let mut header_found = Vec::new();
+    let hr = match check_header_record(line.bytes, &mut header_found) {
+        Ok(hr) => hr,
+        Err(e) => {
+            let code = match e {
+                mcpwire::profile::HeaderRecordError::Json(_) => mcpwire::error::PARSE_ERROR,
+                _ => mcpwire::error::INVALID_REQUEST,
+            };
+            rec.violations.push(ViolationOut {
+                kind: INVALID_HEADER_RECORD.to_owned(),
+                code: code.into(),
+                offset: line.offset(),
+                message: e.to_string(),
+                rel: 0,
+            });
+            return Some(rec);
+        }
+    };
+    if !hr.is_checkable() {
+        return None;
+    }
+    // The header check parsed the body with the default limits; the profile judges it with
+    // the CLI's (and reports any parse error once, as the core kind).
+    let mut found: Vec<Violation> = Vec::new();
+    match opts.parser.parse(&hr.body) {
+        Err(e) => validator.check_parse_error(&e, &mut found),
+        Ok(env) => {
+            record::describe(&mut rec, &env);
+            validator.check(&env, &mut found);
+            found.extend(
+                header_found
+                    .into_iter()
+                    .filter(|v| !matches!(v.rule, Rule::Core(_))),
+            );
+        }
+    }
+    let body = BodyPos::find(line.bytes);
+    record::push_violations(&mut rec, &found, |rel| {
+        let in_line = body.map_or(0, |b| b.line_offset(line.bytes, rel));
+        (in_line, line.offset() + in_line as u64)
+    });
+    rec.valid = rec.violations.is_empty();
+    Some(rec)
+}
+
+/// Where the `body` member's value is in a record line.
+#[derive(Clone, Copy, Debug)]
+struct BodyPos {
+    value: Span,
+    is_string: bool,
+}
+
+impl BodyPos {
+    /// Finds the top-level `body` member of a record line that is known to be a JSON object.
+    fn find(line: &[u8]) -> Option<BodyPos> {
+        if u32::try_from(line.len()).is_err() {
+            return None;
+        }
+        let start = line.iter().position(|c| !c.is_ascii_whitespace())?;
+        let end = line.iter().rposition(|c| !c.is_ascii_whitespace())? + 1;
+        let m =
+            mcpwire::envelope::members(line, Span::new(start, end)).find(|m| m.key == "body")?;
+        let is_string = line.get(m.value.start()) == Some(&b'"');
+        Some(BodyPos {
+            value: m.value,
+            is_string,
+        })
+    }
+
+    /// Maps a byte offset in the decoded body to a byte offset in the line.
+    fn line_offset(self, line: &[u8], body_rel: usize) -> usize {
+        if !self.is_string {
+            return (self.value.start() + body_rel).min(self.value.end());
+        }
+        let raw = &line[self.value.start() + 1..self.value.end().saturating_sub(1)];
+        self.value.start() + 1 + raw_offset(raw, body_rel)
+    }
+}
+
+/// Maps a byte offset in the decoded text of a JSON string to the offset in its raw contents
+/// (`raw`: the bytes between the quotes). Offsets past the end map to the end.
+fn raw_offset(raw: &[u8], decoded: usize) -> usize {
+    let hex4 = |at: usize| -> Option<u32> {
+        let s = std::str::from_utf8(raw.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(s, 16).ok()
+    };
+    let (mut i, mut d) = (0, 0);
+    while d < decoded && i < raw.len() {
+        if raw[i] != b'\\' {
+            i += 1;
+            d += 1;
+            continue;
+        }
+        match raw.get(i + 1) {
+            Some(b'u') => match hex4(i + 2) {
+                Some(0xD800..=0xDBFF)
+                    if raw.get(i + 6..i + 8) == Some(b"\\u")
+                        && hex4(i + 8).is_some_and(|lo| (0xDC00..=0xDFFF).contains(&lo)) =>
+                {
+                    i += 12;
+                    d += 4;
+                }
+                Some(cp) => {
+                    i += 6;
+                    d += char::from_u32(cp).map_or(3, char::len_utf8);
+                }
+                None => i = raw.len(),
+            },
+            _ => {
+                i += 2;
+                d += 1;
+            }
+        }
+    }
+    i.min(raw.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BodyPos, raw_offset};
+
+    #[test]
+    fn raw_offsets_through_escapes() {
+        // decoded: a"b\n€😀c
+        let raw = br#"a\"b\n\u20ac\ud83d\ude00c"#;
+        assert_eq!(raw_offset(raw, 0), 0);
+        assert_eq!(raw_offset(raw, 1), 1); // before \"
+        assert_eq!(raw_offset(raw, 2), 3); // b
+        assert_eq!(raw_offset(raw, 4), 6); // \u20ac
+        assert_eq!(raw_offset(raw, 7), 12); // surrogate pair
+        assert_eq!(raw_offset(raw, 11), 24); // c
+        assert_eq!(raw_offset(raw, 99), raw.len());
+    }
+
+    #[test]
+    fn body_position_string_and_inline() {
+        let line = br#"{"headers":{},"body":"{\"id\":1}"}"#;
+        let b = BodyPos::find(line).unwrap();
+        // decoded body offset 1 is `"` of "id", written as \" at line offset 23.
+        assert_eq!(b.line_offset(line, 1), 23);
+        let line = br#"{"headers":[],"body":{"id":1}}"#;
+        let b = BodyPos::find(line).unwrap();
+        assert_eq!(b.line_offset(line, 1), 22);
+    }
+}

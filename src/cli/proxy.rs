@@ -1,0 +1,66 @@
+//! `mcpwire proxy`: a validating MCP proxy (issue 8).
+//!
+//! * [`stdio`]: `mcpwire proxy stdio [OPTIONS] -- SERVER [ARGS]...` spawns the server and
+//!   sits between the client (our stdin/stdout) and the server (its stdin/stdout), spec
+//!   digest §7.1.
+//! * [`http`]: `mcpwire proxy http --listen 127.0.0.1:PORT --upstream URL`, a Streamable
+//!   HTTP reverse proxy, spec digest §7.2.
+//!
+//! Both frame and validate every message in both directions with [`mcpwire::profile::Session`]
+//! and forward the original bytes of every accepted frame. What happens to a rejected frame
+//! is decided by [`judge::Judge`] (shared by both transports) and logged as jsonl by
+//! [`log::Log`].
+
+pub mod judge;
+pub mod log;
+pub mod stdio;
+
+use std::io;
+use std::path::PathBuf;
+
+use clap::Subcommand;
+use mcpwire::framing::DEFAULT_MAX_FRAME_LEN;
+use mcpwire::profile::Profile;
+
+/// `mcpwire proxy` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ProxyCommand {
+    /// Spawn an MCP server over stdio and proxy our stdin/stdout to it, validating both
+    /// directions.
+    ///
+    /// Rejected client requests are answered with a JSON-RPC error and never forwarded;
+    /// rejected notifications are dropped; every violation is logged as jsonl. Exit status:
+    /// the server's (128 + signal number when it was killed by a signal).
+    Stdio(stdio::StdioArgs),
+}
+
+/// Options common to both transports.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CommonProxyArgs {
+    /// MCP profile the traffic is validated against.
+    #[arg(long, default_value = "auto", value_parser = parse_profile)]
+    pub profile: Profile,
+    /// Write the jsonl log (violations, then a summary) to FILE instead of stderr.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Largest frame (stdio line, HTTP body, SSE event) accepted, in bytes.
+    #[arg(long, default_value_t = DEFAULT_MAX_FRAME_LEN, value_name = "BYTES")]
+    pub max_frame_bytes: usize,
+    /// Requests tracked in flight per sender (responses are matched to them).
+    #[arg(long, default_value_t = 4096, value_name = "N")]
+    pub max_in_flight: usize,
+    /// Log violations but forward every frame unchanged (no error replies, nothing dropped).
+    #[arg(long)]
+    pub monitor: bool,
+}
+
+fn parse_profile(s: &str) -> Result<Profile, String> {
+    s.parse::<Profile>().map_err(|e| e.to_string())
+}
+
+/// Runs `mcpwire proxy …`; returns the process exit status.
+pub fn run(cmd: ProxyCommand) -> io::Result<u8> {
+    match cmd {
+        ProxyCommand::Stdio(a) => stdio::run(a),
+    }
+}

@@ -1,0 +1,312 @@
+//! What the proxy does with one frame (both transports): validate it with the session's
+//! validator for its direction, log each violation, and decide to forward, reply, replace or
+//! drop.
+//!
+//! Policy for a frame with at least one violation (unless `--monitor`):
+//!
+//! | frame | action |
+//! |---|---|
+//! | request (either direction) | answered to its sender with [`error_reply`] for the first violation; never forwarded |
+//! | notification | dropped |
+//! | response (result or error) | dropped; its receiver gets a `-32603` error response with the same id, so no request hangs (not when the id matches no request in flight) |
+//! | not JSON, not a JSON-RPC message, batch, oversize (client → server) | answered to the client with the error reply (no id when none can be read) |
+//! | the same, server → client | dropped |
+//! | unterminated last line | dropped |
+
+use mcpwire::codec::FrameFault;
+use mcpwire::error::{ErrorKind, INTERNAL_ERROR};
+use mcpwire::profile::{Direction, Profile, Rule, Session, Violation, check_headers, error_reply};
+use mcpwire::{Envelope, Shape};
+
+use super::log::{DirStats, Log, ViolationRecord};
+
+/// The verdict on one frame.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Forward the frame's original bytes.
+    Forward,
+    /// Send `body` (one JSON object, no line terminator) back to the frame's sender, with
+    /// `http_status` on HTTP; forward nothing.
+    Reply {
+        /// JSON-RPC error response bytes.
+        body: Vec<u8>,
+        /// HTTP status for Streamable HTTP.
+        http_status: u16,
+    },
+    /// Send `body` to the frame's receiver instead of the frame.
+    Replace(Vec<u8>),
+    /// Forward nothing.
+    Drop,
+}
+
+/// A session's validator plus its log.
+pub struct Judge {
+    session: Session,
+    /// The log (and its counters).
+    pub log: Log,
+    monitor: bool,
+    scratch: Vec<Violation>,
+}
+
+fn dir_name(dir: Direction) -> &'static str {
+    match dir {
+        Direction::ClientToServer => "c2s",
+        Direction::ServerToClient => "s2c",
+        Direction::Unknown => "unknown",
+    }
+}
+
+impl Judge {
+    /// A judge validating under `profile`, tracking `max_in_flight` requests per sender.
+    pub fn new(profile: Profile, max_in_flight: usize, log: Log, monitor: bool) -> Self {
+        Self {
+            session: Session::new(profile, max_in_flight),
+            log,
+            monitor,
+            scratch: Vec::new(),
+        }
+    }
+
+    fn stats(&mut self, dir: Direction) -> &mut DirStats {
+        match dir {
+            Direction::ServerToClient => &mut self.log.stats.s2c,
+            _ => &mut self.log.stats.c2s,
+        }
+    }
+
+    /// Judges a frame that flowed in `dir`, starting at stream byte `offset`, whose parse gave
+    /// `parsed`. `headers` are the HTTP request headers of a POST body (client → server), for
+    /// the header-mirror check.
+    pub fn judge(
+        &mut self,
+        dir: Direction,
+        offset: u64,
+        bytes: &[u8],
+        parsed: Result<Envelope<'_>, FrameFault>,
+        headers: Option<&[(&str, &str)]>,
+    ) -> Action {
+        let st = self.stats(dir);
+        st.frames += 1;
+        st.bytes += bytes.len() as u64;
+        let frame_no = st.frames;
+        match parsed {
+            Ok(env) => self.judge_envelope(dir, frame_no, offset, &env, headers),
+            Err(fault) => self.judge_fault(dir, frame_no, offset, fault),
+        }
+    }
+
+    fn judge_fault(
+        &mut self,
+        dir: Direction,
+        frame_no: u64,
+        offset: u64,
+        fault: FrameFault,
+    ) -> Action {
+        *self
+            .stats(dir)
+            .shapes
+            .entry("invalid".to_owned())
+            .or_default() += 1;
+        let (kind, code, at, message, violation) = match fault {
+            FrameFault::Framing(e) => {
+                let v = (e.kind().error_kind() == Some(ErrorKind::FrameTooLarge)).then(|| {
+                    Violation::new(Rule::Core(ErrorKind::FrameTooLarge), 0, e.kind().message())
+                });
+                (
+                    e.kind().name(),
+                    e.kind().jsonrpc_code(),
+                    0,
+                    e.kind().message().to_owned(),
+                    v,
+                )
+            }
+            FrameFault::Envelope(e) => (
+                e.kind().name(),
+                Some(e.code()),
+                e.offset(),
+                e.kind().message().to_owned(),
+                Some(Violation::from_error(&e)),
+            ),
+        };
+        let action = if self.monitor {
+            Action::Forward
+        } else {
+            match (dir, violation) {
+                (Direction::ClientToServer, Some(v)) => {
+                    let r = error_reply(None, &v);
+                    Action::Reply {
+                        body: r.body,
+                        http_status: r.http_status,
+                    }
+                }
+                _ => Action::Drop,
+            }
+        };
+        self.count_action(dir, &action, true);
+        *self
+            .log
+            .stats
+            .violations
+            .entry(kind.to_owned())
+            .or_default() += 1;
+        let rec = ViolationRecord {
+            event: "violation",
+            dir: dir_name(dir),
+            frame: frame_no,
+            offset,
+            shape: "invalid",
+            id: None,
+            method: None,
+            kind,
+            code,
+            at,
+            message: &message,
+            action: action_name(&action),
+        };
+        self.log.record(&rec);
+        action
+    }
+
+    fn judge_envelope(
+        &mut self,
+        dir: Direction,
+        frame_no: u64,
+        offset: u64,
+        env: &Envelope<'_>,
+        headers: Option<&[(&str, &str)]>,
+    ) -> Action {
+        let shape = env.shape();
+        let method = env.method().map(|m| m.decode().into_owned());
+        {
+            let st = self.stats(dir);
+            *st.shapes.entry(shape.name().to_owned()).or_default() += 1;
+            if let Some(m) = &method {
+                *st.methods.entry(m.clone()).or_default() += 1;
+            }
+        }
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        self.session.check(dir, env, &mut out);
+        if let Some(h) = headers {
+            check_headers(h, env, &mut out);
+        }
+        if out.is_empty() {
+            self.scratch = out;
+            self.count_action(dir, &Action::Forward, false);
+            return Action::Forward;
+        }
+        let action = if self.monitor {
+            Action::Forward
+        } else {
+            self.reject(dir, env, &out)
+        };
+        self.count_action(dir, &action, true);
+        for v in &out {
+            *self
+                .log
+                .stats
+                .violations
+                .entry(v.rule.name().to_owned())
+                .or_default() += 1;
+            let rec = ViolationRecord {
+                event: "violation",
+                dir: dir_name(dir),
+                frame: frame_no,
+                offset,
+                shape: shape.name(),
+                id: env.id_raw(),
+                method: method.as_deref(),
+                kind: v.rule.name(),
+                code: Some(v.rule.code()),
+                at: v.offset,
+                message: &v.message,
+                action: action_name(&action),
+            };
+            self.log.record(&rec);
+        }
+        self.scratch = out;
+        action
+    }
+
+    fn reject(&mut self, dir: Direction, env: &Envelope<'_>, out: &[Violation]) -> Action {
+        let first = &out[0];
+        match env.shape() {
+            Shape::Request => {
+                let r = error_reply(Some(env), first);
+                // Let the tracker see the reply, so the request is no longer in flight
+                // (unless its id was a duplicate: then the in-flight entry is the earlier
+                // request's, which still awaits the real response).
+                if !out.iter().any(|v| v.rule == Rule::DuplicateRequestId)
+                    && let Ok(reply) = mcpwire::parse(&r.body)
+                {
+                    let mut ignored = Vec::new();
+                    self.session.check(dir.reverse(), &reply, &mut ignored);
+                }
+                Action::Reply {
+                    body: r.body,
+                    http_status: r.http_status,
+                }
+            }
+            Shape::Notification => Action::Drop,
+            Shape::Result | Shape::Error => {
+                let unknown = out.iter().any(|v| v.rule == Rule::UnknownResponseId);
+                match env.id_raw() {
+                    Some(id) if !unknown => Action::Replace(replacement(id, first)),
+                    _ => Action::Drop,
+                }
+            }
+            Shape::Batch | Shape::Invalid if dir == Direction::ClientToServer => {
+                let r = error_reply(Some(env), first);
+                Action::Reply {
+                    body: r.body,
+                    http_status: r.http_status,
+                }
+            }
+            _ => Action::Drop,
+        }
+    }
+
+    fn count_action(&mut self, dir: Direction, action: &Action, rejected: bool) {
+        let st = self.stats(dir);
+        if rejected {
+            st.rejected += 1;
+        }
+        match action {
+            Action::Forward => st.forwarded += 1,
+            Action::Reply { .. } => st.replied += 1,
+            Action::Replace(_) => st.replaced += 1,
+            Action::Drop => st.dropped += 1,
+        }
+    }
+}
+
+fn action_name(a: &Action) -> &'static str {
+    match a {
+        Action::Forward => "forwarded",
+        Action::Reply { .. } => "replied",
+        Action::Replace(_) => "replaced",
+        Action::Drop => "dropped",
+    }
+}
+
+/// The `-32603` error response that replaces a rejected response with raw id text `id`.
+fn replacement(id: &str, v: &Violation) -> Vec<u8> {
+    let message = format!(
+        "mcpwire proxy: response rejected ({}: {})",
+        v.rule.name(),
+        v.message
+    );
+    let mut body = Vec::with_capacity(80 + message.len());
+    body.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    body.extend_from_slice(id.as_bytes());
+    body.extend_from_slice(br#","error":{"code":"#);
+    body.extend_from_slice(INTERNAL_ERROR.to_string().as_bytes());
+    body.extend_from_slice(br#","message":"#);
+    body.extend_from_slice(
+        serde_json::to_string(&message)
+            .unwrap_or_else(|_| "\"response rejected\"".to_owned())
+            .as_bytes(),
+    );
+    body.extend_from_slice(b"}}");
+    body
+}

@@ -1,0 +1,368 @@
+//! `mcpwire proxy stdio -- SERVER [ARGS]...`: the stdio transport (spec digest §7.1).
+//!
+//! The client talks to us on our stdin/stdout; we spawn the server with piped stdin/stdout
+//! and its stderr inherited (so it passes through unchanged). Each direction is framed as
+//! NDJSON ([`NdjsonCodec`]), judged ([`Judge`]), and the accepted frames are forwarded as
+//! their original bytes plus their original line terminator (`\n`, or `\r\n` where the
+//! sender wrote one). Blank lines carry no message and are not forwarded.
+//!
+//! Tasks: one reader per direction and one writer per output (the server's stdin, our
+//! stdout), connected by bounded channels, so a slow reader on one side never blocks the
+//! other direction.
+//!
+//! Shutdown: when the client closes our stdin, we close the server's stdin and wait for the
+//! server to exit (`--grace` seconds, then kill it). On SIGTERM / SIGINT (SDK clients signal
+//! the whole process group, so the server usually got it too) we wait the same way. Either
+//! way the summary record is written. When the server closes its stdout (it
+//! exited), we flush what is left to the client and exit with the server's exit status
+//! (128 + signal number when a signal ended it).
+
+use std::ffi::OsString;
+use std::io;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use mcpwire::codec::{FrameFault, NdjsonCodec};
+use mcpwire::framing::FrameErrorKind;
+use mcpwire::profile::Direction;
+use mcpwire::{Limits, Parser};
+use serde::Serialize;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::mpsc;
+use tokio_util::codec::Decoder;
+
+use super::CommonProxyArgs;
+use super::judge::{Action, Judge};
+use super::log::Log;
+
+/// Capacity of the channel in front of each writer, in messages.
+const CHANNEL: usize = 256;
+/// Read buffer growth step, bytes.
+const READ_CHUNK: usize = 64 * 1024;
+
+/// `mcpwire proxy stdio` arguments.
+#[derive(Debug, clap::Args)]
+pub struct StdioArgs {
+    #[command(flatten)]
+    common: CommonProxyArgs,
+    /// Seconds to wait for the server to exit after the client closed its end, before the
+    /// server is killed.
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+    grace: f64,
+    /// The server command and its arguments.
+    #[arg(required = true, last = true, value_name = "SERVER", value_parser = clap::value_parser!(OsString))]
+    server: Vec<OsString>,
+}
+
+/// What a writer task writes.
+#[derive(Debug)]
+enum Out {
+    /// A forwarded frame and its terminator.
+    Frame(Bytes, &'static [u8]),
+    /// Bytes written as they are (an unterminated last line forwarded by `--monitor`).
+    Raw(Bytes),
+    /// A message the proxy made (error reply or replacement); gets `\n`.
+    Line(Vec<u8>),
+    /// The sender's side closed: flush and close this output.
+    Close,
+}
+
+/// Runs the stdio proxy; returns the server's exit status.
+pub fn run(args: StdioArgs) -> io::Result<u8> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let r = rt.block_on(proxy(args));
+    // Our stdin may still be blocked in a read on a blocking thread: don't wait for it.
+    rt.shutdown_background();
+    r
+}
+
+#[derive(Serialize)]
+struct Start {
+    event: &'static str,
+    transport: &'static str,
+    profile: &'static str,
+    command: Vec<String>,
+    pid: Option<u32>,
+    monitor: bool,
+    max_frame_bytes: usize,
+}
+
+#[derive(Serialize)]
+struct Note<'a> {
+    event: &'static str,
+    message: &'a str,
+}
+
+async fn proxy(args: StdioArgs) -> io::Result<u8> {
+    let c = &args.common;
+    let mut log = Log::open(c.log.as_deref())?;
+    let mut child = tokio::process::Command::new(&args.server[0])
+        .args(&args.server[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot start server {}: {e}",
+                    args.server[0].to_string_lossy()
+                ),
+            )
+        })?;
+    log.record(&Start {
+        event: "start",
+        transport: "stdio",
+        profile: c.profile.as_str(),
+        command: args
+            .server
+            .iter()
+            .map(|s| s.to_string_lossy().into_owned())
+            .collect(),
+        pid: child.id(),
+        monitor: c.monitor,
+        max_frame_bytes: c.max_frame_bytes,
+    });
+    let judge = Arc::new(Mutex::new(Judge::new(
+        c.profile,
+        c.max_in_flight,
+        log,
+        c.monitor,
+    )));
+    let (child_in, child_out) = match (child.stdin.take(), child.stdout.take()) {
+        (Some(i), Some(o)) => (i, o),
+        _ => return Err(io::Error::other("server pipes missing")),
+    };
+    let parser = Parser::with_limits(Limits {
+        max_frame_len: c.max_frame_bytes,
+        ..Limits::DEFAULT
+    });
+
+    let (srv_tx, srv_rx) = mpsc::channel::<Out>(CHANNEL);
+    let (cli_tx, cli_rx) = mpsc::channel::<Out>(CHANNEL);
+    let server_writer = tokio::spawn(write_loop(child_in, srv_rx));
+    let client_writer = tokio::spawn(write_loop(tokio::io::stdout(), cli_rx));
+    let mut c2s = tokio::spawn(pump(
+        Direction::ClientToServer,
+        tokio::io::stdin(),
+        NdjsonCodec::with_parser(c.max_frame_bytes, parser),
+        judge.clone(),
+        srv_tx.clone(),
+        cli_tx.clone(),
+    ));
+    let mut s2c = tokio::spawn(pump(
+        Direction::ServerToClient,
+        child_out,
+        NdjsonCodec::with_parser(c.max_frame_bytes, parser),
+        judge.clone(),
+        cli_tx,
+        srv_tx,
+    ));
+
+    let grace = Duration::from_secs_f64(args.grace.max(0.0));
+    // SIGTERM / SIGINT (an SDK client ending the session kills our process group): the
+    // server usually got the same signal; give it the grace period, then kill it, and still
+    // write the summary.
+    let mut sigterm = signal(SignalKind::terminate())?;
+    let mut sigint = signal(SignalKind::interrupt())?;
+    let mut client_closed = false;
+    let mut killed = false;
+    let deadline = tokio::time::sleep(Duration::MAX / 4);
+    tokio::pin!(deadline);
+    // Wait for the server's stdout to close; the client closing first starts the grace
+    // period.
+    loop {
+        tokio::select! {
+            _ = &mut s2c => break,
+            _ = &mut c2s, if !client_closed => {
+                client_closed = true;
+                deadline.as_mut().reset(tokio::time::Instant::now() + grace);
+            }
+            _ = sigterm.recv(), if !client_closed => {
+                client_closed = true;
+                note(&judge, "SIGTERM received: waiting for the server to exit");
+                deadline.as_mut().reset(tokio::time::Instant::now() + grace);
+            }
+            _ = sigint.recv(), if !client_closed => {
+                client_closed = true;
+                note(&judge, "SIGINT received: waiting for the server to exit");
+                deadline.as_mut().reset(tokio::time::Instant::now() + grace);
+            }
+            _ = &mut deadline, if client_closed => {
+                if killed {
+                    break;
+                }
+                killed = true;
+                note(&judge, "server still running after the client closed: killing it");
+                let _ = child.start_kill();
+                // Its stdout may be held open by its own children: give up on it soon.
+                deadline.as_mut().reset(tokio::time::Instant::now() + Duration::from_secs(1));
+            }
+        }
+    }
+    // The server closed its stdout; it should be exiting.
+    let status = match tokio::time::timeout(grace, child.wait()).await {
+        Ok(s) => s?,
+        Err(_) => {
+            note(&judge, "server closed stdout but did not exit: killing it");
+            let _ = child.start_kill();
+            child.wait().await?
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(5), client_writer).await;
+    c2s.abort();
+    server_writer.abort();
+    let code = exit_code(status);
+    judge
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .log
+        .summary(Some(i32::from(code)));
+    Ok(code)
+}
+
+fn note(judge: &Mutex<Judge>, message: &str) {
+    judge
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .log
+        .record(&Note {
+            event: "note",
+            message,
+        });
+}
+
+/// The server's exit status as ours: its code, or 128 + the signal that ended it.
+fn exit_code(status: std::process::ExitStatus) -> u8 {
+    if let Some(c) = status.code() {
+        return (c & 0xff) as u8;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            return (128 + sig).clamp(0, 255) as u8;
+        }
+    }
+    1
+}
+
+/// Reads one direction: frames, judges and routes every frame until EOF.
+async fn pump<R: AsyncRead + Unpin>(
+    dir: Direction,
+    mut reader: R,
+    mut codec: NdjsonCodec,
+    judge: Arc<Mutex<Judge>>,
+    forward: mpsc::Sender<Out>,
+    back: mpsc::Sender<Out>,
+) {
+    let mut buf = BytesMut::with_capacity(READ_CHUNK);
+    let mut eof = false;
+    'read: loop {
+        loop {
+            let item = if eof {
+                codec.decode_eof(&mut buf)
+            } else {
+                codec.decode(&mut buf)
+            };
+            let frame = match item {
+                Ok(Some(f)) => f,
+                Ok(None) => break,
+                // Only I/O or fatal framing errors; neither is produced by this codec's
+                // report-oversize policy on an in-memory buffer.
+                Err(_) => break 'read,
+            };
+            let action = {
+                let mut j = judge.lock().unwrap_or_else(|p| p.into_inner());
+                let parsed = frame.envelope().map(|e| e.envelope());
+                j.judge(dir, frame.offset(), frame.bytes(), parsed, None)
+            };
+            let sent = match action {
+                Action::Forward => {
+                    let unterminated = matches!(
+                        frame.envelope(),
+                        Err(FrameFault::Framing(e)) if e.kind() == FrameErrorKind::UnterminatedLine
+                    );
+                    let cr = frame.cr_stripped();
+                    let bytes = frame.into_bytes();
+                    if unterminated {
+                        forward.send(Out::Raw(bytes)).await
+                    } else if bytes.is_empty() {
+                        // An oversize line under --monitor: its bytes were discarded.
+                        Ok(())
+                    } else {
+                        let term: &'static [u8] = if cr { b"\r\n" } else { b"\n" };
+                        forward.send(Out::Frame(bytes, term)).await
+                    }
+                }
+                Action::Reply { body, .. } => {
+                    // The sender may be gone already (it closed its end); its reply is moot.
+                    let _ = back.send(Out::Line(body)).await;
+                    Ok(())
+                }
+                Action::Replace(body) => forward.send(Out::Line(body)).await,
+                Action::Drop => Ok(()),
+            };
+            if sent.is_err() {
+                // The receiving side is gone; the proxy is shutting down.
+                break 'read;
+            }
+        }
+        if eof {
+            break;
+        }
+        buf.reserve(READ_CHUNK);
+        match reader.read_buf(&mut buf).await {
+            Ok(0) => eof = true,
+            Ok(_) => {}
+            Err(_) => eof = true,
+        }
+    }
+    let _ = forward.send(Out::Close).await;
+}
+
+/// Writes what arrives on `rx` to `w`, flushing whenever the channel is momentarily empty.
+async fn write_loop<W: AsyncWrite + Unpin>(w: W, mut rx: mpsc::Receiver<Out>) -> io::Result<()> {
+    let mut w = BufWriter::with_capacity(READ_CHUNK, w);
+    while let Some(first) = rx.recv().await {
+        let mut close = put(&mut w, first).await?;
+        while !close {
+            match rx.try_recv() {
+                Ok(m) => close = put(&mut w, m).await?,
+                Err(_) => break,
+            }
+        }
+        w.flush().await?;
+        if close {
+            let _ = w.shutdown().await;
+            return Ok(());
+        }
+    }
+    w.flush().await?;
+    let _ = w.shutdown().await;
+    Ok(())
+}
+
+/// Writes one item; true when it was [`Out::Close`].
+async fn put<W: AsyncWrite + Unpin>(w: &mut BufWriter<W>, m: Out) -> io::Result<bool> {
+    match m {
+        Out::Frame(b, term) => {
+            w.write_all(&b).await?;
+            w.write_all(term).await?;
+        }
+        Out::Raw(b) => w.write_all(&b).await?,
+        Out::Line(b) => {
+            w.write_all(&b).await?;
+            w.write_all(b"\n").await?;
+        }
+        Out::Close => return Ok(true),
+    }
+    Ok(false)
+}

@@ -1,0 +1,480 @@
+//! `mcpwire proxy stdio` against a tiny fake server (tests/proxy/fake_server.py): byte-exact
+//! forwarding both ways, error replies for rejected client requests, dropped notifications,
+//! rejected server messages, oversize lines, `--monitor`, stderr passthrough, `--log`, exit
+//! status, and shutdown from either side.
+//!
+//! Needs `python3` on PATH; each test prints "skipped: python3 not found" and returns
+//! without it.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn python() -> bool {
+    let ok = StdCommand::new("python3")
+        .arg("-c")
+        .arg("pass")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: python3 not found");
+    }
+    ok
+}
+
+fn fake_server() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/proxy/fake_server.py")
+}
+
+fn file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.path().join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// `mcpwire proxy stdio [proxy_args] -- python3 fake_server.py [server_args]`.
+fn proxy(proxy_args: &[&str], server_args: &[&str]) -> Command {
+    let mut c = Command::cargo_bin("mcpwire").expect("binary built");
+    c.args(["proxy", "stdio"]).args(proxy_args).arg("--");
+    c.arg("python3").arg(fake_server()).args(server_args);
+    c.timeout(Duration::from_secs(60));
+    c
+}
+
+fn records(log: &[u8]) -> Vec<Value> {
+    std::str::from_utf8(log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("{\"event\""))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn violations(recs: &[Value]) -> Vec<&Value> {
+    recs.iter().filter(|r| r["event"] == "violation").collect()
+}
+
+fn summary(recs: &[Value]) -> &Value {
+    recs.iter()
+        .find(|r| r["event"] == "summary")
+        .expect("summary record")
+}
+
+fn lines(b: &[u8]) -> Vec<Value> {
+    std::str::from_utf8(b)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+
+/// A 2026-07-28 request with the required `_meta`.
+fn modern(id: u32, method: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{{"name":"t","version":"1"}},"io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+    )
+}
+
+#[test]
+fn forwards_both_directions_byte_exact() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Odd but valid bytes: spaces, escapes (also in the id), key order, a CRLF line, UTF-8.
+    let input = format!(
+        "{INIT}\n{}\r\n{}\n",
+        r#"{ "jsonrpc" : "2.0" , "method":"notifications/initialized" }"#,
+        r#"{"id":"a\u0062","jsonrpc":"2.0","method":"ping","params":{"_meta":{"progressToken":7},"x":[1,2.5e3,{"é":"\ud83d\ude00"}]}}"#
+    );
+    let script = concat!(
+        r#"{"jsonrpc":"2.0","id":ID,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"f","version":"1"}}}"#,
+        "\n",
+        r#"{ "result" : { "z" : "\u00e9\n" } , "id":ID,   "jsonrpc":"2.0"}"#,
+        "\n"
+    );
+    let script_path = file(&dir, "script", script.as_bytes());
+    let record = dir.path().join("record");
+    let out = proxy(
+        &["--profile", "legacy"],
+        &[
+            "--script",
+            script_path.to_str().unwrap(),
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    )
+    .write_stdin(input.clone())
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // The server got exactly the client's bytes, CRLF included.
+    assert_eq!(std::fs::read(&record).unwrap(), input.as_bytes());
+    // The client got exactly the server's bytes (ids substituted by the fake server).
+    let expected = script.replacen("ID", "1", 1).replacen("ID", "\"ab\"", 1);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    let recs = records(&out.stderr);
+    assert!(violations(&recs).is_empty(), "{recs:?}");
+    let s = summary(&recs);
+    assert_eq!(s["c2s"]["forwarded"], 3);
+    assert_eq!(s["s2c"]["forwarded"], 2);
+    assert_eq!(s["c2s"]["methods"]["ping"], 1);
+    assert_eq!(s["c2s"]["methods"]["notifications/initialized"], 1);
+    assert_eq!(s["exit_status"], 0);
+}
+
+#[test]
+fn rejected_client_messages_are_answered_or_dropped_never_forwarded() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let good = modern(2, "tools/list");
+    // No _meta: -32602 under 2026-07-28.
+    let no_meta = r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#;
+    let not_json = r#"{"jsonrpc":"2.0","id":4,"method":"tools/list",}"#;
+    // A notification breaking a profile rule (unknown key under the reserved _meta prefix).
+    let bad_note = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"_meta":{"io.modelcontextprotocol/bogus":1}}}"#;
+    let good_note =
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
+    let input = format!("{good}\n{no_meta}\n{not_json}\n{bad_note}\n{good_note}\n");
+    let script = file(
+        &dir,
+        "script",
+        br#"{"jsonrpc":"2.0","id":ID,"result":{"resultType":"complete","tools":[]}}"#,
+    );
+    let record = dir.path().join("record");
+    let out = proxy(
+        &["--profile", "2026-07-28"],
+        &[
+            "--script",
+            script.to_str().unwrap(),
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    )
+    .write_stdin(input)
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        String::from_utf8(std::fs::read(&record).unwrap()).unwrap(),
+        format!("{good}\n{good_note}\n")
+    );
+    let replies = lines(&out.stdout);
+    let by_id = |id: Value| replies.iter().find(|r| r["id"] == id).cloned();
+    assert_eq!(
+        by_id(2.into()).unwrap()["result"]["tools"],
+        Value::Array(vec![])
+    );
+    let r3 = by_id(3.into()).expect("error reply for id 3");
+    assert_eq!(r3["error"]["code"], -32602);
+    // The unparseable request is answered without an id.
+    let parse = replies
+        .iter()
+        .find(|r| r.get("id").is_none())
+        .expect("parse error reply");
+    assert_eq!(parse["error"]["code"], -32700);
+    assert_eq!(replies.len(), 3, "{replies:?}");
+
+    let recs = records(&out.stderr);
+    let v = violations(&recs);
+    assert!(v.iter().any(|r| r["id"] == "3" && r["action"] == "replied"));
+    assert!(
+        v.iter()
+            .any(|r| r["code"] == -32700 && r["action"] == "replied")
+    );
+    assert!(v.iter().any(|r| r["method"] == "notifications/cancelled"
+        && r["action"] == "dropped"
+        && r["dir"] == "c2s"));
+    let s = summary(&recs);
+    assert_eq!(s["c2s"]["frames"], 5);
+    assert_eq!(s["c2s"]["forwarded"], 2);
+    assert_eq!(s["c2s"]["replied"], 2);
+    assert_eq!(s["c2s"]["dropped"], 1);
+}
+
+#[test]
+fn rejected_server_response_is_replaced_with_an_error_for_the_client() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // 2026-07-28 results need resultType.
+    let script = file(
+        &dir,
+        "script",
+        br#"{"jsonrpc":"2.0","id":ID,"result":{"tools":[]}}"#,
+    );
+    let out = proxy(
+        &["--profile", "2026-07-28"],
+        &["--script", script.to_str().unwrap()],
+    )
+    .write_stdin(format!("{}\n", modern(9, "tools/list")))
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let replies = lines(&out.stdout);
+    assert_eq!(replies.len(), 1);
+    assert_eq!(replies[0]["id"], 9);
+    assert_eq!(replies[0]["error"]["code"], -32603);
+    let recs = records(&out.stderr);
+    assert!(violations(&recs).iter().any(|r| r["dir"] == "s2c"
+        && r["kind"] == "missing-result-type"
+        && r["action"] == "replaced"));
+}
+
+/// Spawns the proxy with stdin kept open; returns the child.
+fn spawn_open(proxy_args: &[&str], server_args: &[&str]) -> std::process::Child {
+    StdCommand::new(assert_cmd::cargo::cargo_bin("mcpwire"))
+        .args(["proxy", "stdio"])
+        .args(proxy_args)
+        .arg("--")
+        .arg("python3")
+        .arg(fake_server())
+        .args(server_args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn wait_for(child: &mut std::process::Child, limit: Duration) -> Option<i32> {
+    let t = Instant::now();
+    while t.elapsed() < limit {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s.code();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    None
+}
+
+#[test]
+fn server_request_rejected_by_profile_is_answered_to_the_server() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // 2026-07-28 servers never send requests.
+    let start = file(
+        &dir,
+        "start",
+        b"{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"sampling/createMessage\",\"params\":{}}\n",
+    );
+    let record = dir.path().join("record");
+    let mut child = spawn_open(
+        &["--profile", "2026-07-28"],
+        &[
+            "--on-start",
+            start.to_str().unwrap(),
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    );
+    // Keep the client side open until the server has received the proxy's error reply.
+    let t = Instant::now();
+    let got = loop {
+        let r = std::fs::read_to_string(&record).unwrap_or_default();
+        if r.contains("\"s1\"") || t.elapsed() > Duration::from_secs(20) {
+            break r;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(child.stdin.take());
+    assert_eq!(wait_for(&mut child, Duration::from_secs(20)), Some(0));
+    let reply: Value = serde_json::from_str(got.trim()).expect("one reply line");
+    assert_eq!(reply["id"], "s1");
+    assert_eq!(reply["error"]["code"], -32600);
+    let mut stdout = Vec::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_end(&mut stdout)
+        .unwrap();
+    assert!(stdout.is_empty(), "nothing reaches the client: {stdout:?}");
+}
+
+#[test]
+fn exit_status_stderr_passthrough_and_log_file() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("proxy.jsonl");
+    let out = proxy(
+        &["--log", log.to_str().unwrap()],
+        &["--exit", "7", "--stderr", "server says hi\n"],
+    )
+    .write_stdin(format!("{INIT}\n"))
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(7));
+    // The server's stderr passes through unchanged; the log went to the file.
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "server says hi\n");
+    let recs = records(&std::fs::read(&log).unwrap());
+    assert_eq!(recs[0]["event"], "start");
+    assert_eq!(summary(&recs)["exit_status"], 7);
+    assert_eq!(lines(&out.stdout)[0]["id"], 1);
+}
+
+#[test]
+fn server_exiting_first_ends_the_proxy_with_its_status() {
+    if !python() {
+        return;
+    }
+    let mut child = spawn_open(&[], &["--exit-after", "1", "--exit", "5"]);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{INIT}\n").as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // Our stdin stays open: the proxy must still exit when the server does.
+    let code = wait_for(&mut child, Duration::from_secs(20));
+    drop(stdin);
+    assert_eq!(code, Some(5));
+    let mut stdout = Vec::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_end(&mut stdout)
+        .unwrap();
+    assert_eq!(lines(&stdout)[0]["id"], 1);
+}
+
+#[test]
+fn server_ignoring_eof_is_killed_after_the_grace_period() {
+    if !python() {
+        return;
+    }
+    let t = Instant::now();
+    let out = proxy(&["--grace", "0.3"], &["--hang"])
+        .write_stdin(format!("{INIT}\n"))
+        .output()
+        .unwrap();
+    // SIGKILL: 128 + 9.
+    assert_eq!(out.status.code(), Some(137), "{out:?}");
+    assert!(t.elapsed() < Duration::from_secs(30));
+    let recs = records(&out.stderr);
+    assert!(recs.iter().any(|r| r["event"] == "note"));
+    assert_eq!(summary(&recs)["exit_status"], 137);
+}
+
+#[test]
+fn oversize_line_is_answered_and_the_stream_goes_on() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record");
+    let ping = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#; // 40 bytes
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"ping","params":{{"x":"{}"}}}}"#,
+        "a".repeat(64)
+    );
+    let limit = ping.len().to_string();
+    let out = proxy(
+        &["--profile", "legacy", "--max-frame-bytes", &limit],
+        &["--record", record.to_str().unwrap()],
+    )
+    .write_stdin(format!("{big}\n{ping}\n"))
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // At the limit: forwarded; over it: answered -32600 without an id.
+    assert_eq!(
+        std::fs::read_to_string(&record).unwrap(),
+        format!("{ping}\n")
+    );
+    let replies = lines(&out.stdout);
+    assert!(
+        replies
+            .iter()
+            .any(|r| r.get("id").is_none() && r["error"]["code"] == -32600)
+    );
+    assert!(
+        replies
+            .iter()
+            .any(|r| r["id"] == 2 && r.get("result").is_some())
+    );
+    let recs = records(&out.stderr);
+    assert!(
+        violations(&recs)
+            .iter()
+            .any(|r| r["kind"] == "frame-too-large")
+    );
+}
+
+#[test]
+fn monitor_forwards_everything_and_logs() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record");
+    let input = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}\nnot json\n";
+    let out = proxy(
+        &["--profile", "2026-07-28", "--monitor"],
+        &["--record", record.to_str().unwrap()],
+    )
+    .write_stdin(input)
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), input);
+    let recs = records(&out.stderr);
+    let v = violations(&recs);
+    assert!(!v.is_empty());
+    assert!(v.iter().all(|r| r["action"] == "forwarded"));
+}
+
+#[test]
+fn missing_server_command_is_an_error() {
+    let out = Command::cargo_bin("mcpwire")
+        .unwrap()
+        .args(["proxy", "stdio", "--", "/nonexistent/mcp-server"])
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start server"));
+}
+
+#[test]
+fn sigterm_waits_for_the_server_then_kills_it_and_writes_the_summary() {
+    if !python() {
+        return;
+    }
+    let mut child = spawn_open(&["--grace", "0.3"], &["--hang"]);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{INIT}\n").as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // Wait for the answer, so the server is up.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 1];
+    stdout.read_exact(&mut first).unwrap();
+    let kill = StdCommand::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    // The server ignores our signal (only the proxy got it) and is killed after the grace.
+    assert_eq!(wait_for(&mut child, Duration::from_secs(20)), Some(137));
+    drop(stdin);
+    let mut err = Vec::new();
+    child.stderr.take().unwrap().read_to_end(&mut err).unwrap();
+    let recs = records(&err);
+    assert!(
+        recs.iter()
+            .any(|r| r["event"] == "note" && r["message"].as_str().unwrap().contains("SIGTERM"))
+    );
+    assert_eq!(summary(&recs)["exit_status"], 137);
+}
