@@ -1,1 +1,730 @@
 //! Reference framers: simple, obviously-correct NDJSON and SSE framers for differential tests.
+//!
+//! These are deliberately naive: they see the whole stream at once, make one forward pass,
+//! allocate freely, and share no code with [`crate::framing`]. The fuzz targets `ndjson` and
+//! `sse` and the replay test (`tests/fuzz_replay.rs`) feed the same stream to the real
+//! incremental framers in arbitrary reads and require the same frames as these give.
+//!
+//! * [`reference_ndjson`]: stdio framing (MCP 2026-07-28 basic/transports §stdio): frames are
+//!   the bytes between LF (0x0A) bytes; one trailing CR (0x0D) of a line is stripped; empty
+//!   lines are skipped; an unterminated last line is dropped at end of stream (reliability
+//!   notes §4.1, "partial frame at EOF"); a line longer than the frame limit is reported once
+//!   as [`NdjsonItem::Oversize`] and its bytes discarded up to the next LF.
+//! * [`reference_sse`]: `text/event-stream` per the WHATWG HTML "server-sent events"
+//!   interpretation rules (§9.2.6): one leading UTF-8 BOM stripped; lines end at CRLF, LF or
+//!   CR; `:` starts a comment; `field:value` with one leading space of the value removed; a
+//!   line without a colon is a field with an empty value; `data` values are appended with LF
+//!   and the final LF removed at dispatch; an empty line dispatches the event unless the data
+//!   buffer is empty; `event`, `id` (ignored when it contains NUL) and `retry` (ASCII digits
+//!   only) as specified; an unterminated last line and an undispatched event are discarded at
+//!   end of stream. Bytes are kept as bytes (no UTF-8 decoding): the envelope layer validates
+//!   UTF-8 of each frame.
+
+use std::fmt;
+use std::ops::Range;
+
+/// One output of the reference NDJSON framer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NdjsonItem {
+    /// A frame: the line's bytes without the LF and without one trailing CR.
+    Frame {
+        /// Byte range of the frame in the stream.
+        range: Range<usize>,
+        /// 1-based line number.
+        line: u64,
+    },
+    /// A line longer than the frame limit (bytes of the line without its LF and trailing CR),
+    /// discarded up to the next LF.
+    Oversize {
+        /// Byte offset in the stream where the oversize line starts.
+        start: usize,
+        /// 1-based line number.
+        line: u64,
+    },
+}
+
+/// What the reference NDJSON framer reads from a whole stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NdjsonReading {
+    /// Frames and oversize lines, in stream order.
+    pub items: Vec<NdjsonItem>,
+    /// The unterminated bytes after the last LF (dropped at end of stream); empty when the
+    /// stream ends with LF.
+    pub unterminated: Range<usize>,
+}
+
+/// Frames `stream` as newline-delimited JSON (see the module docs for the rules).
+///
+/// `max_frame_len` is the largest accepted frame in bytes (not counting LF and the stripped
+/// CR). Runs in O(n) time.
+pub fn reference_ndjson(stream: &[u8], max_frame_len: usize) -> NdjsonReading {
+    let mut items = Vec::new();
+    let mut line_start = 0;
+    let mut line = 0;
+    for (i, &b) in stream.iter().enumerate() {
+        if b != b'\n' {
+            continue;
+        }
+        let mut end = i;
+        line += 1;
+        if end > line_start && stream[end - 1] == b'\r' {
+            end -= 1;
+        }
+        if end > line_start {
+            if end - line_start > max_frame_len {
+                items.push(NdjsonItem::Oversize {
+                    start: line_start,
+                    line,
+                });
+            } else {
+                items.push(NdjsonItem::Frame {
+                    range: line_start..end,
+                    line,
+                });
+            }
+        }
+        line_start = i + 1;
+    }
+    NdjsonReading {
+        items,
+        unterminated: line_start..stream.len(),
+    }
+}
+
+/// One event dispatched by the reference SSE framer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SseEvent {
+    /// The event type: the last `event` field's value, or `message` when there was none (or it
+    /// was empty).
+    pub event_type: Vec<u8>,
+    /// The data buffer: every `data` value joined with LF.
+    pub data: Vec<u8>,
+    /// The last event ID buffer at dispatch time (persists across events, per WHATWG).
+    pub last_event_id: Vec<u8>,
+}
+
+/// What the reference SSE framer reads from a whole stream.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct SseReading {
+    /// Dispatched events in stream order.
+    pub events: Vec<SseEvent>,
+    /// The last valid `retry` value seen (milliseconds), if any.
+    pub retry: Option<u64>,
+    /// The last valid `retry` value seen up to the last empty line (what a framer that reports
+    /// `retry` per event block can report).
+    pub retry_at_last_blank: Option<u64>,
+    /// True when the stream ended with an event that was never dispatched (its data buffer
+    /// held bytes) or with an unterminated line: those bytes are discarded.
+    pub discarded_at_end: bool,
+    /// True when the stream ended inside an event block: a non-comment line after the last
+    /// empty line, or an unterminated last line that is not a comment.
+    pub pending_at_end: bool,
+}
+
+/// Splits `stream` into SSE lines (line ends CRLF, LF or CR); also returns the unterminated
+/// rest (empty when the stream ends with a line end).
+fn sse_lines(stream: &[u8]) -> (Vec<&[u8]>, &[u8]) {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < stream.len() {
+        match stream[i] {
+            b'\n' => {
+                lines.push(&stream[start..i]);
+                i += 1;
+                start = i;
+            }
+            b'\r' => {
+                lines.push(&stream[start..i]);
+                i += 1;
+                if i < stream.len() && stream[i] == b'\n' {
+                    i += 1;
+                }
+                start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    (lines, &stream[start..])
+}
+
+/// Interprets `stream` as a `text/event-stream` (see the module docs for the rules).
+pub fn reference_sse(stream: &[u8]) -> SseReading {
+    let body = stream.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stream);
+    let (lines, unterminated) = sse_lines(body);
+    let mut reading = SseReading::default();
+    let mut data: Vec<u8> = Vec::new();
+    let mut event_type: Vec<u8> = Vec::new();
+    let mut last_event_id: Vec<u8> = Vec::new();
+    let mut in_block = false;
+    for line in lines {
+        if line.is_empty() {
+            in_block = false;
+            reading.retry_at_last_blank = reading.retry;
+            if data.is_empty() {
+                event_type.clear();
+                continue;
+            }
+            data.pop(); // the data buffer always ends with the LF appended below
+            let ty = if event_type.is_empty() {
+                b"message".to_vec()
+            } else {
+                event_type.clone()
+            };
+            reading.events.push(SseEvent {
+                event_type: ty,
+                data: std::mem::take(&mut data),
+                last_event_id: last_event_id.clone(),
+            });
+            event_type.clear();
+            continue;
+        }
+        if line[0] == b':' {
+            continue;
+        }
+        in_block = true;
+        let (field, value) = match line.iter().position(|&b| b == b':') {
+            Some(c) => {
+                let v = &line[c + 1..];
+                (&line[..c], v.strip_prefix(b" ").unwrap_or(v))
+            }
+            None => (line, &b""[..]),
+        };
+        match field {
+            b"event" => event_type = value.to_vec(),
+            b"data" => {
+                data.extend_from_slice(value);
+                data.push(b'\n');
+            }
+            b"id" if !value.contains(&0) => last_event_id = value.to_vec(),
+            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                // WHATWG integers are unbounded; a value beyond u64 is ignored (the framer's
+                // documented choice, FUZZING.md) rather than saturated.
+                let parsed = value.iter().try_fold(0u64, |acc, &d| {
+                    acc.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+                });
+                if parsed.is_some() {
+                    reading.retry = parsed;
+                }
+            }
+            _ => {}
+        }
+    }
+    reading.discarded_at_end = !unterminated.is_empty() || !data.is_empty();
+    reading.pending_at_end = in_block || unterminated.first().is_some_and(|&b| b != b':');
+    reading
+}
+
+/// A disagreement found by a framing oracle: what was checked and both readings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// Which check failed (stable short text, e.g. `ndjson: split vs one read`).
+    pub check: &'static str,
+    /// Human-readable detail: both readings, escaped.
+    pub detail: String,
+}
+
+impl fmt::Display for Disagreement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.check, self.detail)
+    }
+}
+
+impl std::error::Error for Disagreement {}
+
+/// Turns fuzzer-chosen split points into sorted, in-bounds, strictly increasing read
+/// boundaries of a stream of `len` bytes (duplicates and out-of-range values dropped, each
+/// value taken modulo `len + 1`).
+pub fn normalise_splits(len: usize, split_points: &[usize]) -> Vec<usize> {
+    let mut v: Vec<usize> = split_points
+        .iter()
+        .map(|&p| p % (len + 1))
+        .filter(|&p| p > 0 && p < len)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Cuts `stream` into reads at `split_points` (normalised with [`normalise_splits`]).
+pub fn reads<'s>(stream: &'s [u8], split_points: &[usize]) -> Vec<&'s [u8]> {
+    let mut out = Vec::new();
+    let mut prev = 0;
+    for p in normalise_splits(stream.len(), split_points) {
+        out.push(&stream[prev..p]);
+        prev = p;
+    }
+    out.push(&stream[prev..]);
+    out
+}
+
+/// Escapes bytes for a readable disagreement report.
+pub fn show(bytes: &[u8]) -> String {
+    bytes.escape_ascii().to_string()
+}
+
+// ===== Differential checks of the real framers (crate::framing) =====
+
+use crate::framing::ndjson::NdjsonFramer;
+use crate::framing::sse::{OwnedSseEvent, SseFramer};
+use crate::framing::{FrameError, FrameErrorKind, Status};
+
+/// One NDJSON framer output, normalised for comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NdjsonOut {
+    /// A frame: stream offset, 1-based line, bytes.
+    Frame(u64, u64, Vec<u8>),
+    /// [`FrameErrorKind::FrameTooLarge`] at a stream offset and line.
+    TooLarge(u64, u64),
+    /// [`FrameErrorKind::UnterminatedLine`] at a stream offset, with its length.
+    Unterminated(u64, usize),
+    /// Any other frame error (never expected from the NDJSON framer).
+    Other(FrameError),
+}
+
+fn ndjson_error(e: FrameError) -> NdjsonOut {
+    match e.kind() {
+        FrameErrorKind::FrameTooLarge => NdjsonOut::TooLarge(e.offset(), e.line()),
+        FrameErrorKind::UnterminatedLine => NdjsonOut::Unterminated(e.offset(), e.len()),
+        _ => NdjsonOut::Other(e),
+    }
+}
+
+/// Feeds `reads` in turn to a fresh [`NdjsonFramer`] under the buffer contract, then
+/// finishes. Also checks the framer's own guarantees: progress on every call, pending bytes
+/// bounded by the limit after a partial, bytes examined at most the bytes fed.
+///
+/// # Errors
+/// A [`Disagreement`] when a guarantee does not hold.
+pub fn run_ndjson(max_frame_len: usize, reads: &[&[u8]]) -> Result<Vec<NdjsonOut>, Disagreement> {
+    let total: usize = reads.iter().map(|r| r.len()).sum();
+    let mut framer = NdjsonFramer::with_max_frame_len(max_frame_len);
+    let mut buf: Vec<u8> = Vec::new();
+    let mut out = Vec::new();
+    let mut calls = 0usize;
+    let budget = 2 * total + 2 * reads.len() + 16;
+    let fail = |check, detail: String| Err(Disagreement { check, detail });
+    for (n, read) in reads.iter().enumerate() {
+        buf.extend_from_slice(read);
+        let last = n + 1 == reads.len();
+        loop {
+            calls += 1;
+            if calls > budget {
+                return fail(
+                    "ndjson: no progress",
+                    format!("{calls} calls for {total} bytes"),
+                );
+            }
+            let d = if last {
+                framer.finish(&buf)
+            } else {
+                framer.decode(&buf)
+            };
+            if d.consumed > buf.len() {
+                return fail(
+                    "ndjson: consumed beyond buffer",
+                    format!("{} > {}", d.consumed, buf.len()),
+                );
+            }
+            let partial = match d.status {
+                Status::Partial => true,
+                Status::Complete(Ok(f)) => {
+                    if f.range().end > d.consumed {
+                        return fail("ndjson: frame beyond consumed", format!("{:?}", f.range()));
+                    }
+                    out.push(NdjsonOut::Frame(
+                        f.offset(),
+                        f.line(),
+                        buf[f.range()].to_vec(),
+                    ));
+                    false
+                }
+                Status::Complete(Err(e)) => {
+                    out.push(ndjson_error(e));
+                    false
+                }
+            };
+            buf.drain(..d.consumed);
+            if partial {
+                if !last && buf.len() > max_frame_len.saturating_add(2) {
+                    return fail(
+                        "ndjson: pending bytes over the limit",
+                        format!("{} pending, limit {max_frame_len}", buf.len()),
+                    );
+                }
+                break;
+            }
+        }
+    }
+    if !buf.is_empty() {
+        return fail("ndjson: bytes left after finish", show(&buf));
+    }
+    if framer.bytes_examined() > total as u64 {
+        return fail(
+            "ndjson: bytes examined over bytes fed",
+            format!("{} > {total}", framer.bytes_examined()),
+        );
+    }
+    Ok(out)
+}
+
+/// What [`reference_ndjson`] expects the real framer to report, as [`NdjsonOut`]s: an
+/// unterminated last line of `L` bytes is reported as too large when `L >= limit + 2` (known
+/// too large whatever follows), else as unterminated.
+pub fn expected_ndjson(stream: &[u8], max_frame_len: usize) -> Vec<NdjsonOut> {
+    let r = reference_ndjson(stream, max_frame_len);
+    let mut out: Vec<NdjsonOut> = r
+        .items
+        .into_iter()
+        .map(|i| match i {
+            NdjsonItem::Frame { range, line } => {
+                NdjsonOut::Frame(range.start as u64, line, stream[range].to_vec())
+            }
+            NdjsonItem::Oversize { start, line } => NdjsonOut::TooLarge(start as u64, line),
+        })
+        .collect();
+    let tail = r.unterminated;
+    if !tail.is_empty() {
+        let line = 1 + stream[..tail.start].iter().filter(|&&b| b == b'\n').count() as u64;
+        if tail.len() >= max_frame_len.saturating_add(2) {
+            out.push(NdjsonOut::TooLarge(tail.start as u64, line));
+        } else {
+            out.push(NdjsonOut::Unterminated(tail.start as u64, tail.len()));
+        }
+    }
+    out
+}
+
+/// The `ndjson` oracle: `stream` cut into reads at `split_points` gives exactly the frames
+/// and errors of one read, and those equal [`expected_ndjson`] (the reference framer).
+///
+/// # Errors
+/// The first [`Disagreement`] found.
+pub fn check_ndjson_splits(
+    stream: &[u8],
+    split_points: &[usize],
+    max_frame_len: usize,
+) -> Result<(), Disagreement> {
+    let whole = run_ndjson(max_frame_len, &[stream])?;
+    let split = run_ndjson(max_frame_len, &reads(stream, split_points))?;
+    if whole != split {
+        return Err(Disagreement {
+            check: "ndjson: split reads vs one read",
+            detail: format!(
+                "splits {:?}\n one read: {whole:?}\n split:    {split:?}",
+                normalise_splits(stream.len(), split_points)
+            ),
+        });
+    }
+    let expected = expected_ndjson(stream, max_frame_len);
+    if whole != expected {
+        return Err(Disagreement {
+            check: "ndjson: framer vs reference",
+            detail: format!("framer:    {whole:?}\n reference: {expected:?}"),
+        });
+    }
+    Ok(())
+}
+
+/// Feeds `reads` to a fresh [`SseFramer`] with the given limits under the buffer contract,
+/// then finishes; checks progress, pending-bytes bound and bytes examined (at most twice the
+/// bytes fed plus a constant, as the framer documents).
+///
+/// # Errors
+/// A [`Disagreement`] when a guarantee does not hold.
+pub fn run_sse(
+    max_event_len: usize,
+    max_line_len: usize,
+    reads: &[&[u8]],
+) -> Result<Vec<Result<OwnedSseEvent, FrameError>>, Disagreement> {
+    let total: usize = reads.iter().map(|r| r.len()).sum();
+    let mut framer = SseFramer::with_limits(max_event_len, max_line_len);
+    let mut buf: Vec<u8> = Vec::new();
+    let mut out = Vec::new();
+    let mut calls = 0usize;
+    let budget = 2 * total + 2 * reads.len() + 16;
+    let fail = |check, detail: String| Err(Disagreement { check, detail });
+    for (n, read) in reads.iter().enumerate() {
+        buf.extend_from_slice(read);
+        let last = n + 1 == reads.len();
+        loop {
+            calls += 1;
+            if calls > budget {
+                return fail(
+                    "sse: no progress",
+                    format!("{calls} calls for {total} bytes"),
+                );
+            }
+            let d = if last {
+                framer.finish(&buf)
+            } else {
+                framer.decode(&buf)
+            };
+            let consumed = d.consumed;
+            let partial = match d.status {
+                Status::Partial => true,
+                Status::Complete(Ok(ev)) => {
+                    out.push(Ok(OwnedSseEvent::from(&ev)));
+                    false
+                }
+                Status::Complete(Err(e)) => {
+                    out.push(Err(e));
+                    false
+                }
+            };
+            if consumed > buf.len() {
+                return fail(
+                    "sse: consumed beyond buffer",
+                    format!("{consumed} > {}", buf.len()),
+                );
+            }
+            buf.drain(..consumed);
+            if partial {
+                let bound = max_event_len.saturating_add(max_line_len).saturating_add(4);
+                if !last && buf.len() > bound {
+                    return fail(
+                        "sse: pending bytes over the limits",
+                        format!("{} pending, bound {bound}", buf.len()),
+                    );
+                }
+                break;
+            }
+        }
+    }
+    if !buf.is_empty() {
+        return fail("sse: bytes left after finish", show(&buf));
+    }
+    if framer.bytes_examined() > 2 * total as u64 + 16 {
+        return fail(
+            "sse: bytes examined over twice the bytes fed",
+            format!("{} > 2 * {total}", framer.bytes_examined()),
+        );
+    }
+    Ok(out)
+}
+
+/// The framer's events as the reference sees them: dispatched (data-bearing) events with the
+/// persistent last event ID, the last `retry`, and whether an unterminated event was reported.
+fn sse_as_reference(out: &[Result<OwnedSseEvent, FrameError>]) -> Result<SseReading, Disagreement> {
+    let mut r = SseReading::default();
+    let mut last_id: Vec<u8> = Vec::new();
+    for (i, item) in out.iter().enumerate() {
+        match item {
+            Ok(ev) => {
+                if let Some(id) = &ev.id {
+                    last_id = id.clone();
+                }
+                if ev.retry.is_some() {
+                    r.retry = ev.retry;
+                    r.retry_at_last_blank = ev.retry;
+                }
+                if ev.has_data {
+                    let ty = match &ev.event {
+                        Some(t) if !t.is_empty() => t.clone(),
+                        _ => b"message".to_vec(),
+                    };
+                    r.events.push(SseEvent {
+                        event_type: ty,
+                        data: ev.data.clone(),
+                        last_event_id: last_id.clone(),
+                    });
+                }
+            }
+            Err(e) if e.kind() == FrameErrorKind::UnterminatedEvent && i + 1 == out.len() => {
+                r.pending_at_end = true;
+            }
+            Err(e) => {
+                return Err(Disagreement {
+                    check: "sse: unexpected frame error",
+                    detail: format!("{e} at item {i}"),
+                });
+            }
+        }
+    }
+    Ok(r)
+}
+
+/// The `sse` oracle: `stream` cut into reads at `split_points` gives exactly the events and
+/// errors of one read; with `limits == None` (the defaults, larger than any fuzz input) the
+/// dispatched events, last event IDs, `retry` and the end-of-stream report also equal
+/// [`reference_sse`]'s. With `Some((max_event_len, max_line_len))` only split invariance and the
+/// framer's guarantees are checked (the reference has no limits).
+///
+/// # Errors
+/// The first [`Disagreement`] found.
+pub fn check_sse_splits(
+    stream: &[u8],
+    split_points: &[usize],
+    limits: Option<(usize, usize)>,
+) -> Result<(), Disagreement> {
+    let (ev_max, line_max) = limits.unwrap_or((
+        crate::framing::DEFAULT_MAX_FRAME_LEN,
+        crate::framing::DEFAULT_MAX_FRAME_LEN + crate::framing::sse::LINE_OVERHEAD,
+    ));
+    let whole = run_sse(ev_max, line_max, &[stream])?;
+    let split = run_sse(ev_max, line_max, &reads(stream, split_points))?;
+    if whole != split {
+        return Err(Disagreement {
+            check: "sse: split reads vs one read",
+            detail: format!(
+                "splits {:?}\n one read: {whole:?}\n split:    {split:?}",
+                normalise_splits(stream.len(), split_points)
+            ),
+        });
+    }
+    if limits.is_some() {
+        return Ok(());
+    }
+    let got = sse_as_reference(&whole)?;
+    let want = reference_sse(stream);
+    let same = got.events == want.events
+        && got.retry_at_last_blank == want.retry_at_last_blank
+        && got.pending_at_end == want.pending_at_end;
+    if !same {
+        return Err(Disagreement {
+            check: "sse: framer vs reference",
+            detail: format!(
+                "framer:    {:?} retry {:?} pending {}\n reference: {:?} retry {:?} pending {}",
+                got.events,
+                got.retry_at_last_blank,
+                got.pending_at_end,
+                want.events,
+                want.retry_at_last_blank,
+                want.pending_at_end
+            ),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(stream: &[u8], max: usize) -> Vec<Result<&[u8], usize>> {
+        reference_ndjson(stream, max)
+            .items
+            .into_iter()
+            .map(|i| match i {
+                NdjsonItem::Frame { range, .. } => Ok(&stream[range]),
+                NdjsonItem::Oversize { start, .. } => Err(start),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ndjson_lf_crlf_blank_and_tail() {
+        let s = b"{\"a\":1}\n\r\n\n{\"b\":2}\r\n{\"c\"";
+        assert_eq!(
+            frames(s, 100),
+            vec![Ok(&b"{\"a\":1}"[..]), Ok(&b"{\"b\":2}"[..])]
+        );
+        assert_eq!(reference_ndjson(s, 100).unterminated, 20..s.len());
+    }
+
+    #[test]
+    fn ndjson_strips_only_one_cr() {
+        assert_eq!(frames(b"x\r\r\n", 10), vec![Ok(&b"x\r"[..])]);
+        // A lone CR line is blank after stripping.
+        assert_eq!(frames(b"\r\n", 10), vec![]);
+        // CR inside a line is kept.
+        assert_eq!(frames(b"a\rb\n", 10), vec![Ok(&b"a\rb"[..])]);
+    }
+
+    #[test]
+    fn ndjson_oversize_boundary() {
+        // limit 3: 3 bytes accepted, 4 rejected; CR does not count.
+        assert_eq!(
+            frames(b"abc\r\nabcd\nab\n", 3),
+            vec![Ok(&b"abc"[..]), Err(5), Ok(&b"ab"[..])]
+        );
+        assert_eq!(frames(b"abcd\n", 4), vec![Ok(&b"abcd"[..])]);
+        assert_eq!(frames(b"abcd\n", 5), vec![Ok(&b"abcd"[..])]);
+    }
+
+    fn ev(ty: &str, data: &str, id: &str) -> SseEvent {
+        SseEvent {
+            event_type: ty.as_bytes().to_vec(),
+            data: data.as_bytes().to_vec(),
+            last_event_id: id.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn sse_whatwg_examples() {
+        // WHATWG §9.2.6 examples, transcribed.
+        let r = reference_sse(b"data: YHOO\ndata: +2\ndata: 10\n\n");
+        assert_eq!(r.events, vec![ev("message", "YHOO\n+2\n10", "")]);
+
+        let r = reference_sse(b": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n");
+        assert_eq!(
+            r.events,
+            vec![
+                ev("message", "first event", "1"),
+                ev("message", "second event", "")
+            ]
+        );
+        assert!(r.discarded_at_end);
+
+        let r = reference_sse(b"data\n\ndata\ndata\n\ndata:");
+        assert_eq!(
+            r.events,
+            vec![ev("message", "", ""), ev("message", "\n", "")]
+        );
+        assert!(r.discarded_at_end);
+
+        let r = reference_sse(b"data:test\n\ndata: test\n\n");
+        assert_eq!(
+            r.events,
+            vec![ev("message", "test", ""), ev("message", "test", "")]
+        );
+    }
+
+    #[test]
+    fn sse_line_ends_bom_event_retry() {
+        let r = reference_sse(b"\xEF\xBB\xBFevent: x\rdata: a\r\ndata: b\r\r\n\r");
+        assert_eq!(r.events, vec![ev("x", "a\nb", "")]);
+        // Lines: "event: x", "data: a", "data: b", "" (CR LF), "" (CR): the first empty line
+        // dispatches, the second has nothing to dispatch.
+        assert!(!r.discarded_at_end);
+        // Only one BOM is stripped: the second makes the field name "\u{FEFF}data".
+        let r = reference_sse(b"\xEF\xBB\xBF\xEF\xBB\xBFdata: a\n\n");
+        assert!(r.events.is_empty());
+        let r = reference_sse(b"retry: 10\nretry: 1x\nretry:\nid: a\0b\nid: 7\n\n");
+        assert_eq!(r.retry, Some(10));
+        assert!(r.events.is_empty());
+        // `id` persists into the next dispatched event; an empty event type resets per event.
+        let r = reference_sse(b"id: 7\n\nevent: e\ndata: 1\n\ndata: 2\n\n");
+        assert_eq!(r.events, vec![ev("e", "1", "7"), ev("message", "2", "7")]);
+    }
+
+    #[test]
+    fn sse_end_of_stream_reports() {
+        // Unterminated comment: nothing pending; unterminated field line: pending.
+        let r = reference_sse(b"data: a\n\n: ka");
+        assert!(!r.pending_at_end && r.discarded_at_end);
+        let r = reference_sse(b"data: a\n\nevent");
+        assert!(r.pending_at_end);
+        // A terminated field line without the blank line: pending, data discarded.
+        let r = reference_sse(b"data: a\n");
+        assert!(r.pending_at_end && r.discarded_at_end && r.events.is_empty());
+        // An `event:` line alone is pending but discards no data.
+        let r = reference_sse(b"event: x\n");
+        assert!(r.pending_at_end && !r.discarded_at_end);
+        // retry as of the last blank line.
+        let r = reference_sse(b"retry: 1\n\nretry: 2\n");
+        assert_eq!((r.retry, r.retry_at_last_blank), (Some(2), Some(1)));
+        // Beyond u64: ignored (found by the sse fuzzer; the framer's documented choice).
+        let r = reference_sse(b"retry: 500\n\nretry: 18446744073709551616\n\n");
+        assert_eq!(r.retry, Some(500));
+        let r = reference_sse(b"retry: 18446744073709551615\n\n");
+        assert_eq!(r.retry, Some(u64::MAX));
+    }
+
+    #[test]
+    fn splits_are_normalised() {
+        assert_eq!(normalise_splits(10, &[3, 3, 0, 10, 21, 5]), vec![3, 5]);
+        assert_eq!(reads(b"abcdef", &[2, 4]), vec![&b"ab"[..], b"cd", b"ef"]);
+        assert_eq!(reads(b"", &[1]), vec![&b""[..]]);
+    }
+}

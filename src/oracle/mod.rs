@@ -4,3 +4,5 @@
 
 pub mod envelope;
 pub mod framing;
+pub mod model;
+pub mod targets;

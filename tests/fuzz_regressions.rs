@@ -1,0 +1,49 @@
+//! Named regression tests for every input the fuzzers found (FUZZING.md, "Findings"). Each
+//! test runs the exact bytes through the fuzz target's oracle and states the expected
+//! behaviour. The same bytes are in `fuzz/regressions/<target>/` (replayed by
+//! `tests/fuzz_replay.rs`) and in `corpora/hostile/fuzz-*.json`.
+//!
+//! A finding whose fix belongs to another layer and has not landed yet is `#[ignore]`d with
+//! the finding number and owner in the reason, so `cargo test` lists it as ignored (never
+//! silently skipped); `cargo test --test fuzz_regressions -- --ignored` runs it.
+
+use mcpwire::oracle::targets;
+
+/// F1 (envelope, owner: core). `error.code` written `-0`: our parser reads the integer 0,
+/// while serde_json reads `-0` as the float -0.0 (so `as_i64()` is `None`, and a typed `i32`
+/// code such as rmcp's is a deserialisation error). The gateway must not accept as an error
+/// response what a strict client rejects: either `error_code()` treats `-0` as not an
+/// integer (shape `invalid`, `invalid-error-object`) or the oracle documents `-0` as a
+/// policy exception.
+#[test]
+#[ignore = "open fuzz finding F1, owner core: error.code -0 read as 0, serde_json reads -0.0"]
+fn f1_error_code_negative_zero() {
+    let frame = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-0,"message":"x"}}"#;
+    assert_eq!(targets::envelope(frame), Ok(()));
+    // The fuzzer's original input (jsonrpc "3.0": shape invalid, same disagreement).
+    let original = br#"{"jsonrpc":"3.0","id":3,"error":{"code":-0,"message":"User rejected sampling request"}}"#;
+    assert_eq!(targets::envelope(original), Ok(()));
+}
+
+/// F2 (sse, owner: fuzz oracle; fixed in the reference). `retry:` with a value beyond
+/// `u64::MAX`: the reference framer saturated it to `u64::MAX`, the framer ignores it (its
+/// documented choice; WHATWG integers are unbounded). The reference now ignores it too, and
+/// this input checks that both keep the earlier 500 ms.
+#[test]
+fn f2_sse_retry_beyond_u64_is_ignored() {
+    let stream = b"retry: 500\n\nretry: 99999999999999999999\n\n";
+    for splits in [&[][..], &[1, 13, 14, 20, 40][..]] {
+        assert_eq!(
+            mcpwire::oracle::framing::check_sse_splits(stream, splits, None),
+            Ok(())
+        );
+    }
+    assert_eq!(
+        mcpwire::oracle::framing::reference_sse(stream).retry,
+        Some(500)
+    );
+    // The fuzz input itself (layout: 0 read boundaries, default limits).
+    let mut input = vec![0u8, 0];
+    input.extend_from_slice(stream);
+    assert_eq!(targets::sse(&input), Ok(()));
+}
