@@ -340,7 +340,8 @@ fn decode_bytes(raw: &[u8], escaped: bool) -> Cow<'_, [u8]> {
 /// A JSON-RPC id as written in the frame (MCP `RequestId` = string | integer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Id<'f> {
-    /// A plain integer within ±(2^53−1); `raw` is its exact text (e.g. `"-0"` keeps the sign).
+    /// A plain integer within ±(2^53−1) (`-0` is rejected: serde_json reads it as a float);
+    /// `raw` is its exact text.
     Int {
         /// The value.
         value: i64,
@@ -971,8 +972,14 @@ enum IdForm {
 /// Largest id magnitude: 2^53 − 1 (I-JSON, RFC 7493 §2.2).
 const MAX_SAFE_INT: i64 = (1 << 53) - 1;
 
-/// Parses a plain integer token `-?(0|[1-9][0-9]*)` with at most 19 digits.
+/// Parses a plain integer token `-?(0|[1-9][0-9]*)` with at most 18 digits.
+///
+/// `-0` is not an integer here: serde_json reads it as the float `-0.0`, so a typed backend
+/// rejects it as an id or `error.code` (fuzz finding F1, `corpora/hostile/fuzz-error-code-negative-zero.json`).
 fn plain_int(raw: &[u8]) -> Option<i64> {
+    if raw == b"-0" {
+        return None;
+    }
     let (neg, digits) = match raw.strip_prefix(b"-") {
         Some(d) => (true, d),
         None => (false, raw),
@@ -1134,6 +1141,9 @@ fn is_i64(raw: &[u8]) -> bool {
 fn parse_i64(raw: &[u8]) -> Option<i64> {
     if let Some(v) = plain_int(raw) {
         return Some(v);
+    }
+    if raw == b"-0" {
+        return None; // a float to serde_json (fuzz finding F1)
     }
     let digits = raw.strip_prefix(b"-").unwrap_or(raw);
     if digits.is_empty()

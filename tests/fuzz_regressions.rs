@@ -9,17 +9,21 @@
 
 use mcpwire::oracle::targets;
 
-/// F1 (envelope, owner: core). `error.code` written `-0`: our parser reads the integer 0,
+/// F1 (envelope, fixed in core). `error.code` written `-0`: our parser read the integer 0,
 /// while serde_json reads `-0` as the float -0.0 (so `as_i64()` is `None`, and a typed `i32`
-/// code such as rmcp's is a deserialisation error). The gateway must not accept as an error
-/// response what a strict client rejects: either `error_code()` treats `-0` as not an
-/// integer (shape `invalid`, `invalid-error-object`) or the oracle documents `-0` as a
-/// policy exception.
+/// code such as rmcp's is a deserialisation error). Fix: `-0` is not a plain integer, so
+/// the frame is shape `invalid` with `invalid-error-object` (and an id `-0` is `invalid-id`).
 #[test]
-#[ignore = "open fuzz finding F1, owner core: error.code -0 read as 0, serde_json reads -0.0"]
 fn f1_error_code_negative_zero() {
     let frame = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-0,"message":"x"}}"#;
     assert_eq!(targets::envelope(frame), Ok(()));
+    let env = mcpwire::parse(frame).unwrap();
+    assert_eq!(env.shape(), mcpwire::Shape::Invalid);
+    assert_eq!(env.error_code(), None);
+    assert_eq!(
+        env.invalid_reason().map(|e| e.kind().name()),
+        Some("invalid-error-object")
+    );
     // The fuzzer's original input (jsonrpc "3.0": shape invalid, same disagreement).
     let original = br#"{"jsonrpc":"3.0","id":3,"error":{"code":-0,"message":"User rejected sampling request"}}"#;
     assert_eq!(targets::envelope(original), Ok(()));

@@ -468,7 +468,10 @@ fn ids() {
         )
     };
     assert_eq!(id("1").0, Shape::Request);
-    assert_eq!(id("-0").2.unwrap(), r#"Int { value: 0, raw: "-0" }"#);
+    assert_eq!(id("0").2.unwrap(), r#"Int { value: 0, raw: "0" }"#);
+    // `-0` is a float to serde_json (-0.0): rejected as an id form (fuzz finding F1).
+    assert_eq!(id("-0").0, Shape::Invalid);
+    assert_eq!(id("-0").1, Some(mcpwire::ErrorKind::InvalidId));
     assert_eq!(id("9007199254740991").0, Shape::Request);
     assert_eq!(id("-9007199254740991").0, Shape::Request);
     for bad in [

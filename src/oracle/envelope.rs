@@ -448,11 +448,8 @@ pub fn expected_shape(frame: &[u8], v: &Value) -> Shape {
                 .as_deref()
                 .is_some_and(|r| !r.contains(['.', 'e', 'E']));
             let max = (1i64 << 53) - 1;
-            Some(
-                plain
-                    && (n.as_i64().is_some_and(|i| (-max..=max).contains(&i))
-                        || n.as_f64() == Some(0.0)),
-            )
+            // `-0` is the float -0.0 to serde_json (`as_i64()` is None): not an id.
+            Some(plain && n.as_i64().is_some_and(|i| (-max..=max).contains(&i)))
         }
         Some(Value::Null) => None,
         Some(_) => Some(false),
