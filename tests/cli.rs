@@ -766,3 +766,54 @@ fn fifty_megabyte_input() {
         "{text}"
     );
 }
+
+/// Runs `check` over `input` (a file) with stdout read up to its first line and then closed,
+/// as `mcpwire check … | head -1` does; returns the exit code and that line.
+fn check_with_stdout_closed_after_one_line(args: &[&str], input: &Path) -> (i32, String) {
+    let bin = assert_cmd::cargo::cargo_bin("mcpwire");
+    let mut child = StdCommand::new(bin)
+        .arg("check")
+        .args(args)
+        .arg(input)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: the pipe's read end is closed while the child still has
+    // megabytes to write.
+    let code = child.wait().unwrap().code().expect("exited, not signalled");
+    (code, first)
+}
+
+/// Regression: `mcpwire check --format jsonl dup.jsonl | head -1` exited 0 although every
+/// frame was invalid (EPIPE was treated as success). With the pipe closed early the status
+/// is the verdict so far: 1 when a judged frame was invalid, else 2 (an I/O error) — never 0.
+#[test]
+fn closed_stdout_never_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let dup = temp_file(
+        &dir,
+        "dup.jsonl",
+        &br#"{"jsonrpc":"2.0","id":1,"method":"x","method":"y"}
+"#
+        .repeat(20_000),
+    );
+    for format in ["jsonl", "human"] {
+        let (code, first) = check_with_stdout_closed_after_one_line(&["--format", format], &dup);
+        assert!(
+            !first.is_empty(),
+            "{format}: some output before the pipe closed"
+        );
+        assert_eq!(code, 1, "{format}: invalid frames were judged before EPIPE");
+    }
+    // All frames valid so far, but the run could not finish: an I/O error, not success.
+    let ok = temp_file(&dir, "ok.jsonl", &VALID.repeat(20_000));
+    let (code, first) = check_with_stdout_closed_after_one_line(&["--format", "jsonl"], &ok);
+    assert!(first.contains("\"valid\":true"), "{first}");
+    assert_eq!(code, 2);
+}

@@ -224,7 +224,10 @@ pub fn main() -> ExitCode {
     };
     match r {
         Ok(code) => ExitCode::from(code),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_VALID),
+        // The reader of our output went away (`| head`): nothing more can be reported, and
+        // the run did not finish, so it is never a success. `check` decides its own status
+        // (see `run_check`); everything else exits 2 without a message.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_ERROR),
         Err(e) => {
             let _ = writeln!(anstream::stderr(), "mcpwire: {e}");
             ExitCode::from(EXIT_ERROR)
@@ -257,7 +260,33 @@ pub fn progress(sources: &[Source]) -> Option<ProgressBar> {
     Some(pb)
 }
 
+/// Runs `check` and returns its exit status.
+///
+/// When standard output is closed early (EPIPE, e.g. `mcpwire check … | head -1`), reading
+/// stops at once and the status is the verdict so far: 1 when some frame judged before the
+/// pipe closed was invalid, else 2 (an I/O error: the inputs were not all checked). It is
+/// never 0, since the frames after the closed pipe were not judged.
 fn run_check(args: &CheckArgs) -> io::Result<u8> {
+    let mut sum = Summary::default();
+    match check_inputs(args, &mut sum) {
+        Ok(()) => Ok(if sum.io_errors > 0 {
+            EXIT_ERROR
+        } else if sum.invalid > 0 {
+            EXIT_INVALID
+        } else {
+            EXIT_VALID
+        }),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(if sum.invalid > 0 {
+            EXIT_INVALID
+        } else {
+            EXIT_ERROR
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+/// Checks every input of `args`, writing records and the summary, and counting into `sum`.
+fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
     let c = &args.common;
     let sources: Vec<Source> = args.files.iter().map(|f| Source::from_arg(f)).collect();
     let multi = sources.len() + usize::from(args.headers.is_some()) > 1;
@@ -271,7 +300,6 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
     let mut err = anstream::stderr().lock();
     let pb = progress(&sources);
     let started = Instant::now();
-    let mut sum = Summary::default();
     for src in &sources {
         sum.files += 1;
         let name = src.display_name();
@@ -303,7 +331,7 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
             if multi {
                 rec.file = Some(name.clone());
             }
-            tally(&mut sum, &rec);
+            tally(sum, &rec);
             match c.format {
                 Format::Jsonl => {
                     serde_json::to_writer(&mut out, &rec)?;
@@ -340,7 +368,7 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
             multi,
             renderer: &renderer,
         };
-        headers::run(path, &opts, &mut sum, &mut out, &mut err)?;
+        headers::run(path, &opts, sum, &mut out, &mut err)?;
     }
     sum.seconds = started.elapsed().as_secs_f64();
     sum.bytes_per_second = if sum.seconds > 0.0 {
@@ -350,19 +378,12 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
     };
     match c.format {
         Format::Jsonl => {
-            serde_json::to_writer(&mut out, &SummaryLine { summary: &sum })?;
+            serde_json::to_writer(&mut out, &SummaryLine { summary: sum })?;
             out.write_all(b"\n")?;
         }
-        Format::Human => write_summary(&mut out, &sum)?,
+        Format::Human => write_summary(&mut out, sum)?,
     }
-    out.flush()?;
-    Ok(if sum.io_errors > 0 {
-        EXIT_ERROR
-    } else if sum.invalid > 0 {
-        EXIT_INVALID
-    } else {
-        EXIT_VALID
-    })
+    out.flush()
 }
 
 /// A validator for one input flowing in `direction`, with the options of `args`.
