@@ -67,6 +67,27 @@ pub fn error_reply(env: Option<&Envelope<'_>>, v: &Violation) -> ErrorReply {
     )
 }
 
+/// Builds the error reply for violation `v` of a frame that [`Parser::parse`] rejected (so
+/// there is no [`Envelope`]), echoing the frame's id when one can still be read.
+///
+/// The id is the span [`recover_id`] returns — the one depth-1 `id` member of a frame that is
+/// well-formed JSON within [`Limits::DEFAULT`](crate::Limits::DEFAULT), whose value is a
+/// string or a plain integer within ±(2^53−1) — copied exactly as written. This is the case of
+/// a request rejected only by the duplicate-key policy (e.g.
+/// `{"jsonrpc":"2.0","id":2,"method":"x","method":"y"}` gets `"id":2`). For anything else
+/// (not JSON, over the limits, `"id":null`, a float or boolean id, two `id` members, an empty
+/// or truncated frame) the reply has no id, as [`error_reply`] with `None` gives (MCP
+/// 2026-07-28 `JSONRPCErrorResponse.id?`). The frame's shape is not known, so the id is
+/// echoed even if the rejected frame was meant as a response. `data` is never set; the HTTP
+/// status is [`http_status`] of `v.rule`.
+///
+/// [`Parser::parse`]: crate::Parser::parse
+/// [`recover_id`]: crate::recover_id
+pub fn error_reply_for_frame(frame: &[u8], v: &Violation) -> ErrorReply {
+    let id = crate::recover_id(frame).and_then(|s| std::str::from_utf8(s.slice(frame)).ok());
+    write_body(id, v.rule.code(), &v.message, None, http_status(v.rule))
+}
+
 /// Like [`error_reply`] with caller-supplied `data` (replaces any default data).
 pub fn error_reply_with_data(
     env: Option<&Envelope<'_>>,
@@ -110,6 +131,17 @@ fn build(
             && m.invalid.is_none_or(|e| e.kind() != ErrorKind::InvalidId);
         if echo { m.id_text() } else { None }
     });
+    write_body(id, code, message, data, http_status)
+}
+
+/// Writes `{"jsonrpc":"2.0","id":…,"error":{…}}` with `id` (raw JSON text) when `Some`.
+fn write_body(
+    id: Option<&str>,
+    code: i32,
+    message: &str,
+    data: Option<&Value>,
+    http_status: u16,
+) -> ErrorReply {
     let mut body = Vec::with_capacity(96 + message.len());
     body.extend_from_slice(br#"{"jsonrpc":"2.0","#);
     if let Some(id) = id {
