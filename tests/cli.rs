@@ -817,3 +817,42 @@ fn closed_stdout_never_exits_0() {
     assert!(first.contains("\"valid\":true"), "{first}");
     assert_eq!(code, 2);
 }
+
+/// Regression: `--format jsonl` did one `write(2)` per frame (52 750 writes for 50 MB). Output
+/// to a file argument is buffered: far fewer writes to fd 1 than frames. Counted with
+/// `strace`; skipped where it is not installed or not permitted.
+#[test]
+fn jsonl_output_is_buffered_not_one_write_per_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = temp_file(&dir, "ok.jsonl", &VALID.repeat(20_000));
+    let trace = dir.path().join("trace");
+    let bin = assert_cmd::cargo::cargo_bin("mcpwire");
+    let status = StdCommand::new("strace")
+        .args(["-f", "-e", "trace=write", "-o"])
+        .arg(&trace)
+        .arg(bin)
+        .args(["check", "--format", "jsonl"])
+        .arg(&input)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    let Ok(status) = status else {
+        eprintln!("skipped: strace not found");
+        return;
+    };
+    let Ok(log) = std::fs::read_to_string(&trace) else {
+        eprintln!("skipped: strace gave no trace ({status})");
+        return;
+    };
+    if !log.contains("write(") {
+        eprintln!("skipped: strace could not trace ({status})");
+        return;
+    }
+    assert_eq!(status.code(), Some(0));
+    let writes = log.lines().filter(|l| l.contains("write(1,")).count();
+    // 20 000 records of ~180 bytes = ~3.6 MB: a 64 KiB buffer gives ~60 writes.
+    assert!(
+        (1..=500).contains(&writes),
+        "{writes} writes to stdout for 20 000 frames"
+    );
+}

@@ -27,6 +27,10 @@ use record::Record;
 /// Inputs larger than this (bytes, all files together) get a progress bar on a terminal.
 const PROGRESS_MIN_BYTES: u64 = 50 * 1000 * 1000;
 
+/// Capacity of the standard-output buffer (bytes): records are written in chunks of about
+/// this size, not one `write(2)` per frame.
+const OUT_BUF: usize = 64 * 1024;
+
 /// Exit status: every frame valid.
 pub const EXIT_VALID: u8 = 0;
 /// Exit status: at least one frame invalid.
@@ -296,7 +300,9 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
     };
     let parser = Parser::with_limits(limits);
     let renderer = Renderer::styled();
-    let mut out = anstream::stdout().lock();
+    // Buffered: flushed after each frame only when reading stdin (a stream whose records
+    // must come out as its frames arrive), else when full and at the end.
+    let mut out = io::BufWriter::with_capacity(OUT_BUF, anstream::stdout().lock());
     let mut err = anstream::stderr().lock();
     let pb = progress(&sources);
     let started = Instant::now();
@@ -307,12 +313,14 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
             Ok(r) => r,
             Err(e) => {
                 sum.io_errors += 1;
+                out.flush()?;
                 writeln!(err, "mcpwire: {name}: {e}")?;
                 continue;
             }
         };
         let direction = args.direction.direction_of(&name);
         let mut validator = new_validator(args, direction);
+        let streaming = matches!(src, Source::Stdin);
         let mut frames = FrameReader::new(reader, c.transport, c.max_frame_bytes);
         let mut n = 0u64;
         let mut reported = 0u64;
@@ -322,6 +330,7 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
                 Ok(None) => break,
                 Err(e) => {
                     sum.io_errors += 1;
+                    out.flush()?;
                     writeln!(err, "mcpwire: {name}: {e}")?;
                     break;
                 }
@@ -342,6 +351,9 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
                         human::write_violations(&mut out, &renderer, &name, &frame, &rec)?;
                     }
                 }
+            }
+            if streaming {
+                out.flush()?;
             }
             if let Some(pb) = &pb {
                 let now = frames.bytes_read;
