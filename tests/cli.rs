@@ -856,3 +856,78 @@ fn jsonl_output_is_buffered_not_one_write_per_frame() {
         "{writes} writes to stdout for 20 000 frames"
     );
 }
+
+/// Regression: `--max-frame-bytes 0` was accepted and made every frame `frame-too-large`. It
+/// is a usage error (exit 2) for `check`, `stats` and both proxies; 1 is the smallest limit.
+#[test]
+fn max_frame_bytes_0_is_a_usage_error() {
+    let f = corpus("spec/tools.jsonl");
+    for cmd in [&["check"][..], &["stats"]] {
+        mcpwire()
+            .args(cmd)
+            .args(["--max-frame-bytes", "0"])
+            .arg(&f)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("--max-frame-bytes"));
+    }
+    for proxy in [
+        &["proxy", "stdio", "--max-frame-bytes", "0", "--", "true"][..],
+        &[
+            "proxy",
+            "http",
+            "--max-frame-bytes",
+            "0",
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            "http://127.0.0.1:9/mcp",
+        ],
+    ] {
+        mcpwire()
+            .args(proxy)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--max-frame-bytes"));
+    }
+    // One byte either side of the boundary: 1 is accepted (and every frame is too large).
+    mcpwire()
+        .args(["check", "--max-frame-bytes", "1", "--format", "jsonl"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("frame-too-large"));
+}
+
+/// Regression: `--headers -` looked for a file named `-`. It reads the records from stdin,
+/// like a `-` FILE; both at once is an error (exit 2).
+#[test]
+fn headers_dash_reads_stdin() {
+    let good = header_record(
+        &[
+            ("content-type", "application/json"),
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/list"),
+        ],
+        REQUEST_2026,
+    );
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl", "--headers", "-"])
+        .write_stdin(good)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, summary) = jsonl(&out);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0]["valid"], true, "{}", recs[0]);
+    assert_eq!(summary["io_errors"], 0);
+    mcpwire()
+        .args(["check", "--headers", "-", "-"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("standard input"));
+}

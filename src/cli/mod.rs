@@ -10,7 +10,7 @@ pub mod stats;
 
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -131,13 +131,20 @@ impl DirectionArg {
     }
 }
 
+/// The `--max-frame-bytes` parser: a byte count of at least 1 (0 would make every frame
+/// `frame-too-large`, so it is a usage error).
+pub(crate) fn frame_bytes() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+}
+
 #[derive(Debug, clap::Args)]
 struct CommonArgs {
     /// Framing of the input.
     #[arg(long, value_enum, default_value = "stdio")]
     transport: Transport,
-    /// Largest frame accepted, in bytes.
-    #[arg(long, default_value_t = Limits::DEFAULT.max_frame_len, value_name = "BYTES")]
+    /// Largest frame accepted, in bytes (at least 1).
+    #[arg(long, default_value_t = Limits::DEFAULT.max_frame_len, value_name = "BYTES",
+          value_parser = frame_bytes())]
     max_frame_bytes: usize,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
@@ -159,6 +166,7 @@ struct CheckArgs {
     /// Streamable HTTP header-mirror check: a jsonl file of `{headers, body}` records (one
     /// POST each); every body is checked as a client-to-server message and against its
     /// `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` headers.
+    /// `-` reads the records from standard input.
     #[arg(long, value_name = "FILE")]
     headers: Option<PathBuf>,
     /// Accept the Tasks extension (`io.modelcontextprotocol/tasks`): its methods and the
@@ -292,6 +300,12 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
 /// Checks every input of `args`, writing records and the summary, and counting into `sum`.
 fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
     let c = &args.common;
+    if args.headers.as_deref() == Some(Path::new("-")) && args.files.iter().any(|f| f == "-") {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "`--headers -` and a `-` FILE cannot both read standard input",
+        ));
+    }
     let sources: Vec<Source> = args.files.iter().map(|f| Source::from_arg(f)).collect();
     let multi = sources.len() + usize::from(args.headers.is_some()) > 1;
     let limits = Limits {
