@@ -149,3 +149,16 @@ fn error_reply_for_a_rejected_frame_echoes_a_recoverable_id() {
         );
     }
 }
+
+/// `ErrorReply`'s Debug shows the body as text, not a byte list.
+#[test]
+fn error_reply_debug_shows_the_body_as_text() {
+    let r = mcpwire::profile::ErrorReply {
+        body: br#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}"#.to_vec(),
+        http_status: 400,
+    };
+    assert_eq!(
+        format!("{r:?}"),
+        r#"ErrorReply { body: "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"x\"}}", http_status: 400 }"#
+    );
+}

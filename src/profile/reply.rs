@@ -1,5 +1,5 @@
 //! Error replies: the exact JSON-RPC error response a gateway sends for a rejected message,
-//! and the HTTP status to send it with (spec digest §4.3, §6.1, §6.2; [HTTP]).
+//! and the HTTP status to send it with (spec digest §4.3, §6.1, §6.2; \[HTTP\]).
 
 use serde_json::Value;
 
@@ -12,7 +12,9 @@ use crate::error::{
 };
 
 /// A JSON-RPC error response ready to send.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Its `Debug` shows `body` as text (lossy UTF-8), not as a list of bytes.
+#[derive(Clone, PartialEq, Eq)]
 pub struct ErrorReply {
     /// The response body: one minified JSON object
     /// `{"jsonrpc":"2.0","id":…,"error":{"code":…,"message":…,"data":…}}` (UTF-8, no
@@ -25,7 +27,16 @@ pub struct ErrorReply {
     pub http_status: u16,
 }
 
-/// The HTTP status for a rule ([HTTP]: -32601 → 404; -32602 (missing `_meta`), -32020,
+impl std::fmt::Debug for ErrorReply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ErrorReply")
+            .field("body", &String::from_utf8_lossy(&self.body))
+            .field("http_status", &self.http_status)
+            .finish()
+    }
+}
+
+/// The HTTP status for a rule (\[HTTP\]: -32601 → 404; -32602 (missing `_meta`), -32020,
 /// -32021, -32022 → 400; oversized → 413; the spec pins nothing else, we use 400 and 500).
 pub fn http_status(rule: Rule) -> u16 {
     match rule {
@@ -106,7 +117,7 @@ pub fn error_reply_with_data(
 
 /// The -32021 MissingRequiredClientCapability reply for request `env`, naming the
 /// capabilities it needs (`data.requiredCapabilities`, a `ClientCapabilities` object), HTTP
-/// 400 (spec digest §4.3; [TS] MissingRequiredClientCapabilityError).
+/// 400 (spec digest §4.3; \[TS\] MissingRequiredClientCapabilityError).
 pub fn missing_capability_reply(env: &Envelope<'_>, required: &Value) -> ErrorReply {
     let msg = Msg::from_envelope(env);
     let data = serde_json::json!({ "requiredCapabilities": required });
