@@ -931,3 +931,20 @@ fn headers_dash_reads_stdin() {
         .code(2)
         .stderr(predicate::str::contains("standard input"));
 }
+
+/// Regression: `check --help` printed "(see [`input::infer_direction`])" for `--direction
+/// auto`, and the top-level help named only the stdio proxy.
+#[test]
+fn help_states_the_direction_rule_and_both_proxies() {
+    mcpwire()
+        .args(["check", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("infer_direction").not())
+        .stdout(predicate::str::contains("*.response.json"));
+    mcpwire()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("proxy http"));
+}

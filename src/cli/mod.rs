@@ -54,7 +54,8 @@ enum Command {
     Check(CheckArgs),
     /// Histograms of shapes, methods, message sizes, id types and protocol revisions.
     Stats(StatsArgs),
-    /// Validating MCP proxy (stdio; see `mcpwire proxy --help`).
+    /// Validating MCP proxy: `proxy stdio` (a server subprocess) or `proxy http` (Streamable
+    /// HTTP); see `mcpwire proxy --help`.
     #[command(subcommand)]
     Proxy(proxy::ProxyCommand),
 }
@@ -115,8 +116,9 @@ pub enum DirectionArg {
     ClientToServer,
     /// Server to client.
     ServerToClient,
-    /// From the file name (see [`input::infer_direction`]), else unknown (direction rules
-    /// skipped).
+    /// From the file name: `client-to-server` or `*.request.json` is client to server;
+    /// `server-to-client`, `*.sse` or `*.response.json` is server to client; else (and
+    /// stdin) unknown, and the direction rules are skipped.
     Auto,
 }
 
