@@ -766,3 +766,185 @@ fn fifty_megabyte_input() {
         "{text}"
     );
 }
+
+/// Runs `check` over `input` (a file) with stdout read up to its first line and then closed,
+/// as `mcpwire check … | head -1` does; returns the exit code and that line.
+fn check_with_stdout_closed_after_one_line(args: &[&str], input: &Path) -> (i32, String) {
+    let bin = assert_cmd::cargo::cargo_bin("mcpwire");
+    let mut child = StdCommand::new(bin)
+        .arg("check")
+        .args(args)
+        .arg(input)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: the pipe's read end is closed while the child still has
+    // megabytes to write.
+    let code = child.wait().unwrap().code().expect("exited, not signalled");
+    (code, first)
+}
+
+/// Regression: `mcpwire check --format jsonl dup.jsonl | head -1` exited 0 although every
+/// frame was invalid (EPIPE was treated as success). With the pipe closed early the status
+/// is the verdict so far: 1 when a judged frame was invalid, else 2 (an I/O error) — never 0.
+#[test]
+fn closed_stdout_never_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let dup = temp_file(
+        &dir,
+        "dup.jsonl",
+        &br#"{"jsonrpc":"2.0","id":1,"method":"x","method":"y"}
+"#
+        .repeat(20_000),
+    );
+    for format in ["jsonl", "human"] {
+        let (code, first) = check_with_stdout_closed_after_one_line(&["--format", format], &dup);
+        assert!(
+            !first.is_empty(),
+            "{format}: some output before the pipe closed"
+        );
+        assert_eq!(code, 1, "{format}: invalid frames were judged before EPIPE");
+    }
+    // All frames valid so far, but the run could not finish: an I/O error, not success.
+    let ok = temp_file(&dir, "ok.jsonl", &VALID.repeat(20_000));
+    let (code, first) = check_with_stdout_closed_after_one_line(&["--format", "jsonl"], &ok);
+    assert!(first.contains("\"valid\":true"), "{first}");
+    assert_eq!(code, 2);
+}
+
+/// Regression: `--format jsonl` did one `write(2)` per frame (52 750 writes for 50 MB). Output
+/// to a file argument is buffered: far fewer writes to fd 1 than frames. Counted with
+/// `strace`; skipped where it is not installed or not permitted.
+#[test]
+fn jsonl_output_is_buffered_not_one_write_per_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = temp_file(&dir, "ok.jsonl", &VALID.repeat(20_000));
+    let trace = dir.path().join("trace");
+    let bin = assert_cmd::cargo::cargo_bin("mcpwire");
+    let status = StdCommand::new("strace")
+        .args(["-f", "-e", "trace=write", "-o"])
+        .arg(&trace)
+        .arg(bin)
+        .args(["check", "--format", "jsonl"])
+        .arg(&input)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    let Ok(status) = status else {
+        eprintln!("skipped: strace not found");
+        return;
+    };
+    let Ok(log) = std::fs::read_to_string(&trace) else {
+        eprintln!("skipped: strace gave no trace ({status})");
+        return;
+    };
+    if !log.contains("write(") {
+        eprintln!("skipped: strace could not trace ({status})");
+        return;
+    }
+    assert_eq!(status.code(), Some(0));
+    let writes = log.lines().filter(|l| l.contains("write(1,")).count();
+    // 20 000 records of ~180 bytes = ~3.6 MB: a 64 KiB buffer gives ~60 writes.
+    assert!(
+        (1..=500).contains(&writes),
+        "{writes} writes to stdout for 20 000 frames"
+    );
+}
+
+/// Regression: `--max-frame-bytes 0` was accepted and made every frame `frame-too-large`. It
+/// is a usage error (exit 2) for `check`, `stats` and both proxies; 1 is the smallest limit.
+#[test]
+fn max_frame_bytes_0_is_a_usage_error() {
+    let f = corpus("spec/tools.jsonl");
+    for cmd in [&["check"][..], &["stats"]] {
+        mcpwire()
+            .args(cmd)
+            .args(["--max-frame-bytes", "0"])
+            .arg(&f)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("--max-frame-bytes"));
+    }
+    for proxy in [
+        &["proxy", "stdio", "--max-frame-bytes", "0", "--", "true"][..],
+        &[
+            "proxy",
+            "http",
+            "--max-frame-bytes",
+            "0",
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            "http://127.0.0.1:9/mcp",
+        ],
+    ] {
+        mcpwire()
+            .args(proxy)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--max-frame-bytes"));
+    }
+    // One byte either side of the boundary: 1 is accepted (and every frame is too large).
+    mcpwire()
+        .args(["check", "--max-frame-bytes", "1", "--format", "jsonl"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("frame-too-large"));
+}
+
+/// Regression: `--headers -` looked for a file named `-`. It reads the records from stdin,
+/// like a `-` FILE; both at once is an error (exit 2).
+#[test]
+fn headers_dash_reads_stdin() {
+    let good = header_record(
+        &[
+            ("content-type", "application/json"),
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/list"),
+        ],
+        REQUEST_2026,
+    );
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl", "--headers", "-"])
+        .write_stdin(good)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let (recs, summary) = jsonl(&out);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0]["valid"], true, "{}", recs[0]);
+    assert_eq!(summary["io_errors"], 0);
+    mcpwire()
+        .args(["check", "--headers", "-", "-"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("standard input"));
+}
+
+/// Regression: `check --help` printed "(see [`input::infer_direction`])" for `--direction
+/// auto`, and the top-level help named only the stdio proxy.
+#[test]
+fn help_states_the_direction_rule_and_both_proxies() {
+    mcpwire()
+        .args(["check", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("infer_direction").not())
+        .stdout(predicate::str::contains("*.response.json"));
+    mcpwire()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("proxy http"));
+}

@@ -85,3 +85,80 @@ fn missing_capability_reply_names_the_capabilities() {
         r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32021,"message":"Missing required client capability","data":{"requiredCapabilities":{"elicitation":{}}}}}"#
     );
 }
+
+/// Regression: the proxy answered `{"jsonrpc":"2.0","id":2,"method":"x","method":"y"}`
+/// without the id. `error_reply_for_frame` echoes the id exactly as written whenever
+/// `recover_id` can read it from a frame the parser rejected, and omits it otherwise.
+#[test]
+fn error_reply_for_a_rejected_frame_echoes_a_recoverable_id() {
+    use mcpwire::profile::error_reply_for_frame;
+    // (frame, expected id text in the reply, expected code)
+    let table: &[(&[u8], Option<&str>, i32)] = &[
+        (
+            br#"{"jsonrpc":"2.0","id":2,"method":"x","method":"y"}"#,
+            Some("2"),
+            -32600,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":"a\"b","method":"x","params":{},"params":{}}"#,
+            Some(r#""a\"b""#),
+            -32600,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":-9007199254740991,"method":"x","method":"y"}"#,
+            Some("-9007199254740991"),
+            -32600,
+        ),
+        // Not JSON: nothing can be read.
+        (br#"{"jsonrpc":"2.0","id":4,"method":"x",}"#, None, -32700),
+        (br#"{"jsonrpc":"2.0","id":"#, None, -32700),
+        // Ids that are not valid ids, or ambiguous: never guessed.
+        (
+            br#"{"jsonrpc":"2.0","id":null,"method":"x","method":"y"}"#,
+            None,
+            -32600,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":1.5,"method":"x","method":"y"}"#,
+            None,
+            -32600,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":1,"id":2,"method":"x"}"#,
+            None,
+            -32600,
+        ),
+        (b"", None, -32700),
+    ];
+    for &(frame, id, code) in table {
+        let e = mcpwire::parse(frame).expect_err("the parser rejects the frame");
+        let v = Violation::from_error(&e);
+        assert_eq!(v.rule.code(), code, "{}", String::from_utf8_lossy(frame));
+        let r = error_reply_for_frame(frame, &v);
+        assert_eq!(r.http_status, 400);
+        let id_member = id.map(|i| format!(r#""id":{i},"#)).unwrap_or_default();
+        let expected = format!(
+            r#"{{"jsonrpc":"2.0",{id_member}"error":{{"code":{code},"message":{}}}}}"#,
+            serde_json::to_string(&v.message).unwrap()
+        );
+        assert_eq!(
+            String::from_utf8(r.body).unwrap(),
+            expected,
+            "{}",
+            String::from_utf8_lossy(frame)
+        );
+    }
+}
+
+/// `ErrorReply`'s Debug shows the body as text, not a byte list.
+#[test]
+fn error_reply_debug_shows_the_body_as_text() {
+    let r = mcpwire::profile::ErrorReply {
+        body: br#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}"#.to_vec(),
+        http_status: 400,
+    };
+    assert_eq!(
+        format!("{r:?}"),
+        r#"ErrorReply { body: "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"x\"}}", http_status: 400 }"#
+    );
+}

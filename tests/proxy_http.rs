@@ -445,6 +445,34 @@ async fn invalid_json_is_400_with_32700_and_not_forwarded() {
     assert!(up.seen().is_empty(), "upstream was called");
 }
 
+/// Regression: a POST body the parser rejects but whose id is readable (a duplicated
+/// `method`) was answered without the id; it is answered with it.
+#[tokio::test]
+async fn duplicate_key_request_is_400_with_32600_and_its_id() {
+    let up = Upstream::start(json_route(RESULT)).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let got = send(
+        proxy.addr,
+        &request(
+            "POST",
+            "/mcp",
+            CALL_HEADERS,
+            br#"{"jsonrpc":"2.0","id":2,"method":"x","method":"y"}"#,
+            false,
+        ),
+    )
+    .await;
+    assert_eq!(got.status, 400);
+    let v = got.json();
+    assert_eq!(v["error"]["code"], -32600);
+    assert_eq!(v["id"], 2, "{v}");
+    assert!(up.seen().is_empty(), "upstream was called");
+    let viol = proxy.violations();
+    assert_eq!(viol.len(), 1, "{viol:?}");
+    assert_eq!(viol[0]["id"], "2");
+    assert_eq!(viol[0]["action"], "replied");
+}
+
 /// `CALL` padded with whitespace after its opening brace to `len` bytes.
 fn padded(len: usize) -> Vec<u8> {
     let mut b = b"{".to_vec();

@@ -478,3 +478,31 @@ fn sigterm_waits_for_the_server_then_kills_it_and_writes_the_summary() {
     );
     assert_eq!(summary(&recs)["exit_status"], 137);
 }
+
+/// Regression: `printf '%s\n' '{"jsonrpc":"2.0","id":2,"method":"x","method":"y"}' | mcpwire
+/// proxy stdio -- python3 srv.py` answered `{"jsonrpc":"2.0","error":{…}}` without the id. A
+/// request the parser rejects but whose id is readable is answered with that id.
+#[test]
+fn request_rejected_by_the_parser_is_answered_with_its_id() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record");
+    let out = proxy(&[], &["--record", record.to_str().unwrap()])
+        .write_stdin("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"x\",\"method\":\"y\"}\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(std::fs::read(&record).unwrap_or_default(), b"");
+    let replies = lines(&out.stdout);
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert_eq!(replies[0]["id"], 2, "{}", replies[0]);
+    assert_eq!(replies[0]["error"]["code"], -32600);
+    let recs = records(&out.stderr);
+    let v = violations(&recs);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0]["kind"], "duplicate-key");
+    assert_eq!(v[0]["id"], "2");
+    assert_eq!(v[0]["action"], "replied");
+}

@@ -65,7 +65,10 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<()> {
-    let src = Source::Path(path.to_owned());
+    let src = match path.to_str() {
+        Some("-") => Source::Stdin,
+        _ => Source::Path(path.to_owned()),
+    };
     let name = src.display_name();
     sum.files += 1;
     let reader = match src.open() {

@@ -10,7 +10,7 @@ pub mod stats;
 
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -26,6 +26,10 @@ use record::Record;
 
 /// Inputs larger than this (bytes, all files together) get a progress bar on a terminal.
 const PROGRESS_MIN_BYTES: u64 = 50 * 1000 * 1000;
+
+/// Capacity of the standard-output buffer (bytes): records are written in chunks of about
+/// this size, not one `write(2)` per frame.
+const OUT_BUF: usize = 64 * 1024;
 
 /// Exit status: every frame valid.
 pub const EXIT_VALID: u8 = 0;
@@ -50,7 +54,8 @@ enum Command {
     Check(CheckArgs),
     /// Histograms of shapes, methods, message sizes, id types and protocol revisions.
     Stats(StatsArgs),
-    /// Validating MCP proxy (stdio; see `mcpwire proxy --help`).
+    /// Validating MCP proxy: `proxy stdio` (a server subprocess) or `proxy http` (Streamable
+    /// HTTP); see `mcpwire proxy --help`.
     #[command(subcommand)]
     Proxy(proxy::ProxyCommand),
 }
@@ -111,8 +116,9 @@ pub enum DirectionArg {
     ClientToServer,
     /// Server to client.
     ServerToClient,
-    /// From the file name (see [`input::infer_direction`]), else unknown (direction rules
-    /// skipped).
+    /// From the file name: `client-to-server` or `*.request.json` is client to server;
+    /// `server-to-client`, `*.sse` or `*.response.json` is server to client; else (and
+    /// stdin) unknown, and the direction rules are skipped.
     Auto,
 }
 
@@ -127,13 +133,20 @@ impl DirectionArg {
     }
 }
 
+/// The `--max-frame-bytes` parser: a byte count of at least 1 (0 would make every frame
+/// `frame-too-large`, so it is a usage error).
+pub(crate) fn frame_bytes() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+}
+
 #[derive(Debug, clap::Args)]
 struct CommonArgs {
     /// Framing of the input.
     #[arg(long, value_enum, default_value = "stdio")]
     transport: Transport,
-    /// Largest frame accepted, in bytes.
-    #[arg(long, default_value_t = Limits::DEFAULT.max_frame_len, value_name = "BYTES")]
+    /// Largest frame accepted, in bytes (at least 1).
+    #[arg(long, default_value_t = Limits::DEFAULT.max_frame_len, value_name = "BYTES",
+          value_parser = frame_bytes())]
     max_frame_bytes: usize,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
@@ -155,6 +168,7 @@ struct CheckArgs {
     /// Streamable HTTP header-mirror check: a jsonl file of `{headers, body}` records (one
     /// POST each); every body is checked as a client-to-server message and against its
     /// `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` headers.
+    /// `-` reads the records from standard input.
     #[arg(long, value_name = "FILE")]
     headers: Option<PathBuf>,
     /// Accept the Tasks extension (`io.modelcontextprotocol/tasks`): its methods and the
@@ -224,7 +238,10 @@ pub fn main() -> ExitCode {
     };
     match r {
         Ok(code) => ExitCode::from(code),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_VALID),
+        // The reader of our output went away (`| head`): nothing more can be reported, and
+        // the run did not finish, so it is never a success. `check` decides its own status
+        // (see `run_check`); everything else exits 2 without a message.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_ERROR),
         Err(e) => {
             let _ = writeln!(anstream::stderr(), "mcpwire: {e}");
             ExitCode::from(EXIT_ERROR)
@@ -257,8 +274,40 @@ pub fn progress(sources: &[Source]) -> Option<ProgressBar> {
     Some(pb)
 }
 
+/// Runs `check` and returns its exit status.
+///
+/// When standard output is closed early (EPIPE, e.g. `mcpwire check … | head -1`), reading
+/// stops at once and the status is the verdict so far: 1 when some frame judged before the
+/// pipe closed was invalid, else 2 (an I/O error: the inputs were not all checked). It is
+/// never 0, since the frames after the closed pipe were not judged.
 fn run_check(args: &CheckArgs) -> io::Result<u8> {
+    let mut sum = Summary::default();
+    match check_inputs(args, &mut sum) {
+        Ok(()) => Ok(if sum.io_errors > 0 {
+            EXIT_ERROR
+        } else if sum.invalid > 0 {
+            EXIT_INVALID
+        } else {
+            EXIT_VALID
+        }),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(if sum.invalid > 0 {
+            EXIT_INVALID
+        } else {
+            EXIT_ERROR
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+/// Checks every input of `args`, writing records and the summary, and counting into `sum`.
+fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
     let c = &args.common;
+    if args.headers.as_deref() == Some(Path::new("-")) && args.files.iter().any(|f| f == "-") {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "`--headers -` and a `-` FILE cannot both read standard input",
+        ));
+    }
     let sources: Vec<Source> = args.files.iter().map(|f| Source::from_arg(f)).collect();
     let multi = sources.len() + usize::from(args.headers.is_some()) > 1;
     let limits = Limits {
@@ -267,11 +316,12 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
     };
     let parser = Parser::with_limits(limits);
     let renderer = Renderer::styled();
-    let mut out = anstream::stdout().lock();
+    // Buffered: flushed after each frame only when reading stdin (a stream whose records
+    // must come out as its frames arrive), else when full and at the end.
+    let mut out = io::BufWriter::with_capacity(OUT_BUF, anstream::stdout().lock());
     let mut err = anstream::stderr().lock();
     let pb = progress(&sources);
     let started = Instant::now();
-    let mut sum = Summary::default();
     for src in &sources {
         sum.files += 1;
         let name = src.display_name();
@@ -279,12 +329,14 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
             Ok(r) => r,
             Err(e) => {
                 sum.io_errors += 1;
+                out.flush()?;
                 writeln!(err, "mcpwire: {name}: {e}")?;
                 continue;
             }
         };
         let direction = args.direction.direction_of(&name);
         let mut validator = new_validator(args, direction);
+        let streaming = matches!(src, Source::Stdin);
         let mut frames = FrameReader::new(reader, c.transport, c.max_frame_bytes);
         let mut n = 0u64;
         let mut reported = 0u64;
@@ -294,6 +346,7 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
                 Ok(None) => break,
                 Err(e) => {
                     sum.io_errors += 1;
+                    out.flush()?;
                     writeln!(err, "mcpwire: {name}: {e}")?;
                     break;
                 }
@@ -303,7 +356,7 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
             if multi {
                 rec.file = Some(name.clone());
             }
-            tally(&mut sum, &rec);
+            tally(sum, &rec);
             match c.format {
                 Format::Jsonl => {
                     serde_json::to_writer(&mut out, &rec)?;
@@ -314,6 +367,9 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
                         human::write_violations(&mut out, &renderer, &name, &frame, &rec)?;
                     }
                 }
+            }
+            if streaming {
+                out.flush()?;
             }
             if let Some(pb) = &pb {
                 let now = frames.bytes_read;
@@ -340,7 +396,7 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
             multi,
             renderer: &renderer,
         };
-        headers::run(path, &opts, &mut sum, &mut out, &mut err)?;
+        headers::run(path, &opts, sum, &mut out, &mut err)?;
     }
     sum.seconds = started.elapsed().as_secs_f64();
     sum.bytes_per_second = if sum.seconds > 0.0 {
@@ -350,19 +406,12 @@ fn run_check(args: &CheckArgs) -> io::Result<u8> {
     };
     match c.format {
         Format::Jsonl => {
-            serde_json::to_writer(&mut out, &SummaryLine { summary: &sum })?;
+            serde_json::to_writer(&mut out, &SummaryLine { summary: sum })?;
             out.write_all(b"\n")?;
         }
-        Format::Human => write_summary(&mut out, &sum)?,
+        Format::Human => write_summary(&mut out, sum)?,
     }
-    out.flush()?;
-    Ok(if sum.io_errors > 0 {
-        EXIT_ERROR
-    } else if sum.invalid > 0 {
-        EXIT_INVALID
-    } else {
-        EXIT_VALID
-    })
+    out.flush()
 }
 
 /// A validator for one input flowing in `direction`, with the options of `args`.

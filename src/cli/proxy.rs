@@ -52,8 +52,9 @@ pub struct CommonProxyArgs {
     /// Write the jsonl log (violations, then a summary) to FILE instead of stderr.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
-    /// Largest frame (stdio line, HTTP body, SSE event) accepted, in bytes.
-    #[arg(long, default_value_t = DEFAULT_MAX_FRAME_LEN, value_name = "BYTES")]
+    /// Largest frame (stdio line, HTTP body, SSE event) accepted, in bytes (at least 1).
+    #[arg(long, default_value_t = DEFAULT_MAX_FRAME_LEN, value_name = "BYTES",
+          value_parser = super::frame_bytes())]
     pub max_frame_bytes: usize,
     /// Requests tracked in flight per sender (responses are matched to them).
     #[arg(long, default_value_t = 4096, value_name = "N")]

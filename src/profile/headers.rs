@@ -1,5 +1,5 @@
 //! Streamable HTTP header mirroring (MCP 2026-07-28 transports/streamable-http "Standard
-//! headers"; spec digest §7.2.1-§7.2.2; [SEP2243]).
+//! headers"; spec digest §7.2.1-§7.2.2; \[SEP2243\]).
 //!
 //! A 2026-07-28 POST mirrors body fields in headers: `MCP-Protocol-Version` =
 //! `params._meta["io.modelcontextprotocol/protocolVersion"]`, `Mcp-Method` = `method`,
@@ -70,7 +70,7 @@ fn find<'h>(headers: &[(&str, &'h str)], name: &str) -> Option<&'h str> {
 
 /// Checks the mirrored headers of one Streamable HTTP POST against its body's envelope,
 /// with no `Mcp-Param-*` mapping (unknown `Mcp-Param-*` headers are only checked to decode:
-/// an intermediary that does not know the tool's schema forwards them, [HTTP]).
+/// an intermediary that does not know the tool's schema forwards them, \[HTTP\]).
 ///
 /// Only POSTs in the modern era are checked: the `MCP-Protocol-Version` header or the body's
 /// `_meta` protocol version is 2026-07-28 or later; legacy POSTs mirror nothing.

@@ -1,5 +1,5 @@
-//! `_meta` key grammar and reserved keys (spec digest §4.1-§4.2; [B] General fields → `_meta`,
-//! [TS] `MetaObject`; 2025-06-18: [B-0618]).
+//! `_meta` key grammar and reserved keys (spec digest §4.1-§4.2; \[B\] General fields → `_meta`,
+//! \[TS\] `MetaObject`; 2025-06-18: \[B-0618\]).
 
 use super::Revision;
 

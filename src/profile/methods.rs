@@ -1,4 +1,4 @@
-//! Method tables per revision and direction (spec digest §5.1-§5.3; [TS] `ClientRequest`,
+//! Method tables per revision and direction (spec digest §5.1-§5.3; \[TS\] `ClientRequest`,
 //! `ServerRequest`, `ClientNotification`, `ServerNotification` unions of each schema).
 
 use super::Revision;

@@ -14,7 +14,8 @@
 //! * [`Session`]: two validators (one per direction) plus a bounded [`Tracker`] that matches
 //!   responses to in-flight request ids.
 //! * [`error_reply`]: the JSON-RPC error response bytes and HTTP status a gateway sends for a
-//!   rejected message.
+//!   rejected message; [`error_reply_for_frame`] the same for a frame the parser rejected,
+//!   echoing the id [`recover_id`](crate::recover_id) can still read.
 //! * [`check_headers`] / [`check_headers_with_params`]: Streamable HTTP header mirroring
 //!   (2026-07-28, `-32020` HeaderMismatch); [`HeaderRecord`] reads one `{headers, body}`
 //!   jsonl record (`mcpwire check --headers FILE`).
@@ -61,7 +62,8 @@ pub use headers::{
     check_headers_with_params, decode_header_value,
 };
 pub use reply::{
-    ErrorReply, error_reply, error_reply_with_data, http_status, missing_capability_reply,
+    ErrorReply, error_reply, error_reply_for_frame, error_reply_with_data, http_status,
+    missing_capability_reply,
 };
 pub use rules::Rule;
 pub use tracker::Tracker;

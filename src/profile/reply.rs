@@ -1,5 +1,5 @@
 //! Error replies: the exact JSON-RPC error response a gateway sends for a rejected message,
-//! and the HTTP status to send it with (spec digest §4.3, §6.1, §6.2; [HTTP]).
+//! and the HTTP status to send it with (spec digest §4.3, §6.1, §6.2; \[HTTP\]).
 
 use serde_json::Value;
 
@@ -12,7 +12,9 @@ use crate::error::{
 };
 
 /// A JSON-RPC error response ready to send.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Its `Debug` shows `body` as text (lossy UTF-8), not as a list of bytes.
+#[derive(Clone, PartialEq, Eq)]
 pub struct ErrorReply {
     /// The response body: one minified JSON object
     /// `{"jsonrpc":"2.0","id":…,"error":{"code":…,"message":…,"data":…}}` (UTF-8, no
@@ -25,7 +27,16 @@ pub struct ErrorReply {
     pub http_status: u16,
 }
 
-/// The HTTP status for a rule ([HTTP]: -32601 → 404; -32602 (missing `_meta`), -32020,
+impl std::fmt::Debug for ErrorReply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ErrorReply")
+            .field("body", &String::from_utf8_lossy(&self.body))
+            .field("http_status", &self.http_status)
+            .finish()
+    }
+}
+
+/// The HTTP status for a rule (\[HTTP\]: -32601 → 404; -32602 (missing `_meta`), -32020,
 /// -32021, -32022 → 400; oversized → 413; the spec pins nothing else, we use 400 and 500).
 pub fn http_status(rule: Rule) -> u16 {
     match rule {
@@ -67,6 +78,27 @@ pub fn error_reply(env: Option<&Envelope<'_>>, v: &Violation) -> ErrorReply {
     )
 }
 
+/// Builds the error reply for violation `v` of a frame that [`Parser::parse`] rejected (so
+/// there is no [`Envelope`]), echoing the frame's id when one can still be read.
+///
+/// The id is the span [`recover_id`] returns — the one depth-1 `id` member of a frame that is
+/// well-formed JSON within [`Limits::DEFAULT`](crate::Limits::DEFAULT), whose value is a
+/// string or a plain integer within ±(2^53−1) — copied exactly as written. This is the case of
+/// a request rejected only by the duplicate-key policy (e.g.
+/// `{"jsonrpc":"2.0","id":2,"method":"x","method":"y"}` gets `"id":2`). For anything else
+/// (not JSON, over the limits, `"id":null`, a float or boolean id, two `id` members, an empty
+/// or truncated frame) the reply has no id, as [`error_reply`] with `None` gives (MCP
+/// 2026-07-28 `JSONRPCErrorResponse.id?`). The frame's shape is not known, so the id is
+/// echoed even if the rejected frame was meant as a response. `data` is never set; the HTTP
+/// status is [`http_status`] of `v.rule`.
+///
+/// [`Parser::parse`]: crate::Parser::parse
+/// [`recover_id`]: crate::recover_id
+pub fn error_reply_for_frame(frame: &[u8], v: &Violation) -> ErrorReply {
+    let id = crate::recover_id(frame).and_then(|s| std::str::from_utf8(s.slice(frame)).ok());
+    write_body(id, v.rule.code(), &v.message, None, http_status(v.rule))
+}
+
 /// Like [`error_reply`] with caller-supplied `data` (replaces any default data).
 pub fn error_reply_with_data(
     env: Option<&Envelope<'_>>,
@@ -85,7 +117,7 @@ pub fn error_reply_with_data(
 
 /// The -32021 MissingRequiredClientCapability reply for request `env`, naming the
 /// capabilities it needs (`data.requiredCapabilities`, a `ClientCapabilities` object), HTTP
-/// 400 (spec digest §4.3; [TS] MissingRequiredClientCapabilityError).
+/// 400 (spec digest §4.3; \[TS\] MissingRequiredClientCapabilityError).
 pub fn missing_capability_reply(env: &Envelope<'_>, required: &Value) -> ErrorReply {
     let msg = Msg::from_envelope(env);
     let data = serde_json::json!({ "requiredCapabilities": required });
@@ -110,6 +142,17 @@ fn build(
             && m.invalid.is_none_or(|e| e.kind() != ErrorKind::InvalidId);
         if echo { m.id_text() } else { None }
     });
+    write_body(id, code, message, data, http_status)
+}
+
+/// Writes `{"jsonrpc":"2.0","id":…,"error":{…}}` with `id` (raw JSON text) when `Some`.
+fn write_body(
+    id: Option<&str>,
+    code: i32,
+    message: &str,
+    data: Option<&Value>,
+    http_status: u16,
+) -> ErrorReply {
     let mut body = Vec::with_capacity(96 + message.len());
     body.extend_from_slice(br#"{"jsonrpc":"2.0","#);
     if let Some(id) = id {

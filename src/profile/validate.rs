@@ -8,9 +8,9 @@ use super::{Direction, Era, Profile, Revision, Rule, Validator, Violation};
 use crate::envelope::Shape;
 use crate::error::ErrorKind;
 
-/// Methods whose result may be `input_required` ([MRTR] Supported Requests).
+/// Methods whose result may be `input_required` (\[MRTR\] Supported Requests).
 const MRTR_METHODS: &[&str] = &["tools/call", "prompts/get", "resources/read"];
-/// Methods allowed inside `inputRequests` ([MRTR], [TS] InputRequest).
+/// Methods allowed inside `inputRequests` (\[MRTR\], \[TS\] InputRequest).
 const INPUT_REQUEST_METHODS: &[&str] =
     &["elicitation/create", "sampling/createMessage", "roots/list"];
 /// 2026-07-28 notifications that only travel on a `subscriptions/listen` stream.

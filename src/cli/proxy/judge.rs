@@ -9,7 +9,7 @@
 //! | request (either direction) | answered to its sender with [`error_reply`] for the first violation; never forwarded |
 //! | notification | dropped |
 //! | response (result or error) | dropped; its receiver gets a `-32603` error response with the same id, so no request hangs (not when the id matches no request in flight) |
-//! | not JSON, not a JSON-RPC message, batch, oversize (client → server) | answered to the client with the error reply (no id when none can be read) |
+//! | not JSON, not a JSON-RPC message, batch, oversize (client → server) | answered to the client with the error reply; a frame the parser rejected gets [`error_reply_for_frame`], which echoes the id when [`mcpwire::recover_id`] can read one (no id otherwise) |
 //! | the same, server → client | dropped |
 //! | unterminated last line | dropped |
 //!
@@ -21,7 +21,9 @@
 
 use mcpwire::codec::FrameFault;
 use mcpwire::error::{ErrorKind, INTERNAL_ERROR};
-use mcpwire::profile::{Direction, Profile, Rule, Session, Violation, check_headers, error_reply};
+use mcpwire::profile::{
+    Direction, Profile, Rule, Session, Violation, check_headers, error_reply, error_reply_for_frame,
+};
 use mcpwire::{Envelope, Shape};
 
 use super::log::{DirStats, Log, ViolationRecord};
@@ -121,7 +123,7 @@ impl Judge {
         let frame_no = st.frames;
         match parsed {
             Ok(env) => self.judge_envelope(dir, frame_no, offset, &env, headers),
-            Err(fault) => self.judge_fault(dir, frame_no, offset, fault),
+            Err(fault) => self.judge_fault(dir, frame_no, offset, bytes, fault),
         }
     }
 
@@ -130,6 +132,7 @@ impl Judge {
         dir: Direction,
         frame_no: u64,
         offset: u64,
+        bytes: &[u8],
         fault: FrameFault,
     ) -> Action {
         *self
@@ -158,12 +161,16 @@ impl Judge {
                 Some(Violation::from_error(&e)),
             ),
         };
+        // The id as written, when it can still be read from the rejected frame.
+        let id = mcpwire::recover_id(bytes).and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
         let action = if self.monitor {
             Action::Forward
         } else {
             match (dir, violation) {
                 (Direction::ClientToServer, Some(v)) => {
-                    let r = error_reply(None, &v);
+                    // Echo the id when it can still be read (e.g. a request rejected only for
+                    // a duplicate key), so the client can match the error to its request.
+                    let r = error_reply_for_frame(bytes, &v);
                     Action::Reply {
                         body: r.body,
                         http_status: r.http_status,
@@ -185,7 +192,7 @@ impl Judge {
             frame: frame_no,
             offset,
             shape: "invalid",
-            id: None,
+            id,
             method: None,
             kind,
             code,
