@@ -24,7 +24,8 @@ META = {
 
 LEGACY_BROKEN = [
     # (bytes sent, expected error code, expected id in the reply (None = no id member))
-    (b'{"jsonrpc":"2.0","id":50,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}},"method":"tools/list"}', -32600, None),
+    # The parser rejects the duplicate key, but the id is unambiguous: the reply echoes it.
+    (b'{"jsonrpc":"2.0","id":50,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}},"method":"tools/list"}', -32600, 50),
     (b'{"jsonrpc":"2.0","id":51,"method":"tools/list",}', -32700, None),
     (b'{"jsonrpc":"2.0","id":null,"method":"tools/list"}', -32600, None),
 ]
