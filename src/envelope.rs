@@ -860,16 +860,8 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
                 c.skip_value(1)?;
             }
         }
-        match c.next_token()? {
-            b',' => {
-                c.pos += 1;
-                c.skip_ws();
-            }
-            b'}' => {
-                c.pos += 1;
-                return Ok(());
-            }
-            _ => return Err(Error::new(ErrorKind::UnexpectedByte, c.pos)),
+        if !c.member_separator()? {
+            return Ok(());
         }
     }
 }
@@ -916,16 +908,8 @@ fn walk_inner<const W: u8>(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), 
                 c.skip_value(2)?;
             }
         }
-        match c.next_token()? {
-            b',' => {
-                c.pos += 1;
-                c.skip_ws();
-            }
-            b'}' => {
-                c.pos += 1;
-                return Ok(());
-            }
-            _ => return Err(Error::new(ErrorKind::UnexpectedByte, c.pos)),
+        if !c.member_separator()? {
+            return Ok(());
         }
     }
 }
@@ -946,16 +930,8 @@ fn walk_meta(c: &mut Cursor<'_>) -> Result<(), Error> {
             return Err(Error::new(ErrorKind::DuplicateMetaKey, kstart));
         }
         c.skip_value(3)?;
-        match c.next_token()? {
-            b',' => {
-                c.pos += 1;
-                c.skip_ws();
-            }
-            b'}' => {
-                c.pos += 1;
-                return Ok(());
-            }
-            _ => return Err(Error::new(ErrorKind::UnexpectedByte, c.pos)),
+        if !c.member_separator()? {
+            return Ok(());
         }
     }
 }

@@ -166,6 +166,25 @@ impl<'f> Cursor<'f> {
         }
     }
 
+    /// After an object member: consumes `,` (and the whitespace after it) and returns
+    /// `Ok(true)` when another member follows, consumes `}` and returns `Ok(false)` at the end
+    /// of the object; any other byte is [`ErrorKind::UnexpectedByte`].
+    #[inline(always)]
+    pub fn member_separator(&mut self) -> Result<bool, Error> {
+        match self.next_token()? {
+            b',' => {
+                self.pos += 1;
+                self.skip_ws();
+                Ok(true)
+            }
+            b'}' => {
+                self.pos += 1;
+                Ok(false)
+            }
+            _ => Err(err(ErrorKind::UnexpectedByte, self.pos)),
+        }
+    }
+
     /// Expects `want` after optional whitespace and consumes it.
     #[inline]
     pub fn expect(&mut self, want: u8) -> Result<(), Error> {
