@@ -85,18 +85,27 @@ run() {
     log="$LOG_DIR/$t-$(date -u +%Y%m%dT%H%M%SZ).log"
     echo "== $t for ${secs}s, log $log"
     # shellcheck disable=SC2046
-    nice -n "$NICE" "$(bin_path "$t")" $(target_args "$t") \
+    # /usr/bin/time records the CPU seconds (user + system) of libFuzzer and, in fork mode, of
+    # every child it waited for: the figure a "CPU-minutes per target" claim rests on.
+    local cpu_file="$log.cpu"
+    # shellcheck disable=SC2046
+    /usr/bin/time -o "$cpu_file" -f '%e %U %S' nice -n "$NICE" "$(bin_path "$t")" $(target_args "$t") \
         -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" "${par[@]}" "$@" "$corpus" >"$log" 2>&1 || true
     local found=$(($(find "$artifacts" -type f | wc -l) - before))
-    summarise "$t" "$log" "$found"
+    summarise "$t" "$log" "$found" "$cpu_file"
 }
 
-# One line per run: target, executions, exec/s, coverage (edges), features, corpus, crash
+# One line per run: target, wall and CPU seconds (user + system, from /usr/bin/time), executions, exec/s, coverage (edges), features, corpus, crash
 # reports in the log, new files in fuzz/artifacts/TARGET.
 summarise() {
-    local t="$1" log="$2" found="${3:-?}"
-    local execs rate cov ft corp crashes
+    local t="$1" log="$2" found="${3:-?}" cpu_file="${4:-}"
+    local execs rate cov ft corp crashes wall="?" cpu="?"
+    if [[ -n "$cpu_file" && -s "$cpu_file" ]]; then
+        # Last line: "%e %U %S" (wall, user and system seconds).
+        read -r wall usr sys < <(tail -1 "$cpu_file")
+        cpu="$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%.0f", u + s }')"
+    fi
     execs="$(sed -n 's/^stat::number_of_executed_units: //p' "$log" | tail -1)"
     # Fork mode prints no final stats: take the last status line's run count and rate.
     [[ -z "$execs" ]] && execs="$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')"
@@ -106,8 +115,8 @@ summarise() {
     ft="$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
     corp="$(grep -oE 'corp: [0-9]+(/[0-9]+[a-zA-Z]*)?' "$log" | tail -1 | cut -d' ' -f2)"
     crashes="$(grep -cE '^==[0-9]+== ERROR: libFuzzer' "$log" || true)"
-    printf '%s\texecs=%s\texec/s=%s\tcov=%s\tft=%s\tcorpus=%s\tcrash-reports=%s\tnew-artifacts=%s\tlog=%s\n' \
-        "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$crashes" "$found" "$log" |
+    printf '%s\twall-s=%s\tcpu-s=%s\texecs=%s\texec/s=%s\tcov=%s\tft=%s\tcorpus=%s\tcrash-reports=%s\tnew-artifacts=%s\tlog=%s\n' \
+        "$t" "$wall" "$cpu" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$crashes" "$found" "$log" |
         tee -a "$LOG_DIR/summary.tsv"
 }
 
