@@ -229,6 +229,12 @@ fn missing_file_and_directory_exit_2_but_other_files_are_checked() {
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0]["file"], ok.display().to_string());
     assert_eq!(summary["io_errors"], 1);
+    // The summary names the unreadable input, so jsonl consumers need not parse stderr.
+    let unreadable = summary["unreadable"].as_array().unwrap();
+    assert_eq!(unreadable.len(), 1);
+    assert_eq!(unreadable[0]["file"], missing.display().to_string());
+    assert_eq!(unreadable[0]["frames"], 0);
+    assert!(!unreadable[0]["error"].as_str().unwrap().is_empty());
     mcpwire().args(["stats"]).arg(&missing).assert().code(2);
 }
 

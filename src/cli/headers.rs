@@ -54,7 +54,7 @@ pub struct Options<'a> {
 
 /// Checks every record of the headers file at `path`, writing records (jsonl) or diagnostics
 /// (human) to `out` and adding them to `sum`. An unreadable file is reported on `err` and
-/// counted in `sum.io_errors`.
+/// counted in `sum.io_errors` / `sum.unreadable`.
 ///
 /// # Errors
 /// Write errors on `out` / `err`.
@@ -74,8 +74,7 @@ pub fn run(
     let reader = match src.open() {
         Ok(r) => r,
         Err(e) => {
-            sum.io_errors += 1;
-            writeln!(err, "mcpwire: {name}: {e}")?;
+            sum.unreadable(err, &name, 0, &e)?;
             return Ok(());
         }
     };
@@ -91,8 +90,7 @@ pub fn run(
             Ok(Some(f)) => f,
             Ok(None) => break,
             Err(e) => {
-                sum.io_errors += 1;
-                writeln!(err, "mcpwire: {name}: {e}")?;
+                sum.unreadable(err, &name, n, &e)?;
                 break;
             }
         };

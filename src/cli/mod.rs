@@ -196,8 +196,11 @@ struct StatsArgs {
 pub struct Summary {
     /// Inputs read (including ones that failed to open).
     pub files: u64,
-    /// Inputs that could not be read.
+    /// Inputs that could not be read (opened or read to the end).
     pub io_errors: u64,
+    /// Each input counted in `io_errors`, in input order: its name and the OS error, so a
+    /// jsonl consumer sees which input failed without parsing stderr.
+    pub unreadable: Vec<Unreadable>,
     /// Frames seen.
     pub frames: u64,
     /// Valid frames.
@@ -216,6 +219,39 @@ pub struct Summary {
     pub methods: BTreeMap<String, u64>,
     /// Violations by kind.
     pub violations: BTreeMap<String, u64>,
+}
+
+/// An input that could not be opened or read to the end (`summary.unreadable`).
+#[derive(Debug, Serialize)]
+pub struct Unreadable {
+    /// The input's name as given (`-` for standard input).
+    pub file: String,
+    /// Frames read from it before the error (0 when it could not be opened).
+    pub frames: u64,
+    /// The error, as the OS reported it.
+    pub error: String,
+}
+
+impl Summary {
+    /// Counts an unreadable input: `io_errors`, its `unreadable` entry and a stderr line.
+    ///
+    /// # Errors
+    /// Write errors on `err`.
+    pub fn unreadable(
+        &mut self,
+        err: &mut dyn Write,
+        file: &str,
+        frames: u64,
+        e: &io::Error,
+    ) -> io::Result<()> {
+        self.io_errors += 1;
+        self.unreadable.push(Unreadable {
+            file: file.to_owned(),
+            frames,
+            error: e.to_string(),
+        });
+        writeln!(err, "mcpwire: {file}: {e}")
+    }
 }
 
 #[derive(Serialize)]
@@ -328,9 +364,8 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
         let reader = match src.open() {
             Ok(r) => r,
             Err(e) => {
-                sum.io_errors += 1;
                 out.flush()?;
-                writeln!(err, "mcpwire: {name}: {e}")?;
+                sum.unreadable(&mut err, &name, 0, &e)?;
                 continue;
             }
         };
@@ -345,9 +380,8 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
                 Ok(Some(f)) => f,
                 Ok(None) => break,
                 Err(e) => {
-                    sum.io_errors += 1;
                     out.flush()?;
-                    writeln!(err, "mcpwire: {name}: {e}")?;
+                    sum.unreadable(&mut err, &name, n, &e)?;
                     break;
                 }
             };

@@ -230,6 +230,15 @@ impl Direction {
             Direction::Unknown => "unknown",
         }
     }
+    /// The spelled-out name used in messages: `client-to-server`, `server-to-client`,
+    /// `unknown direction`.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Direction::ClientToServer => "client-to-server",
+            Direction::ServerToClient => "server-to-client",
+            Direction::Unknown => "unknown direction",
+        }
+    }
     /// The opposite direction (`Unknown` stays `Unknown`).
     pub const fn reverse(self) -> Direction {
         match self {

@@ -588,3 +588,22 @@ fn multibyte_header_names_do_not_panic() {
     headers::check_msg(&h, &m, &[], &mut out);
     assert!(out.is_empty(), "{out:?}");
 }
+
+/// Wrong-direction messages spell the directions out (a fresh user read `c2s` as jargon).
+#[test]
+fn wrong_direction_message_names_both_directions() {
+    let mut v = Validator::new(Profile::V2025_11_25, Direction::ServerToClient);
+    let out = judge(
+        &mut v,
+        None,
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#,
+    );
+    let w = out
+        .iter()
+        .find(|x| x.rule == Rule::WrongDirection)
+        .expect("wrong-direction");
+    assert_eq!(
+        w.message,
+        "request \"tools/call\" is not sent server-to-client in 2025-11-25 (only client-to-server)"
+    );
+}

@@ -338,7 +338,11 @@ fn check_request(
                 out,
                 Rule::WrongDirection,
                 moff,
-                format!("request {method:?} is not sent in direction {dir} in {rev_name}"),
+                format!(
+                    "request {method:?} is not sent {} in {rev_name} (only {})",
+                    dir.describe(),
+                    dir.reverse().describe()
+                ),
             ),
             Lookup::Removed => push(
                 out,
@@ -426,7 +430,11 @@ fn check_notification(
             out,
             Rule::WrongDirection,
             moff,
-            format!("notification {method:?} is not sent in direction {dir} in {rev_name}"),
+            format!(
+                "notification {method:?} is not sent {} in {rev_name} (only {})",
+                dir.describe(),
+                dir.reverse().describe()
+            ),
         ),
         Lookup::Removed => push(
             out,
