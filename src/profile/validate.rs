@@ -332,24 +332,12 @@ fn check_request(
             format!("server sent request {method:?}; 2026-07-28 servers never send requests"),
         );
     } else {
-        match methods::lookup(rev, method, true, from_client(dir), v.tasks_extension) {
+        let lookup = methods::lookup(rev, method, true, from_client(dir), v.tasks_extension);
+        match lookup {
             Lookup::Known => {}
-            Lookup::WrongDirection => push(
-                out,
-                Rule::WrongDirection,
-                moff,
-                format!(
-                    "request {method:?} is not sent {} in {rev_name} (only {})",
-                    dir.describe(),
-                    dir.reverse().describe()
-                ),
-            ),
-            Lookup::Removed => push(
-                out,
-                Rule::RemovedMethod,
-                moff,
-                format!("method {method:?} was removed in 2026-07-28"),
-            ),
+            Lookup::WrongDirection | Lookup::Removed => {
+                lookup_violation(out, lookup, "request", method, dir, rev_name, moff);
+            }
             // Legacy method sets are open in practice (the legacy docs themselves use
             // illustrative names such as `some_method`); only 2026-07-28 is judged closed.
             Lookup::WrongKind | Lookup::Unknown if !strict => {}
@@ -425,25 +413,8 @@ fn check_notification(
         );
         return;
     }
-    match methods::lookup(rev, method, false, from_client(dir), v.tasks_extension) {
-        Lookup::WrongDirection => push(
-            out,
-            Rule::WrongDirection,
-            moff,
-            format!(
-                "notification {method:?} is not sent {} in {rev_name} (only {})",
-                dir.describe(),
-                dir.reverse().describe()
-            ),
-        ),
-        Lookup::Removed => push(
-            out,
-            Rule::RemovedMethod,
-            moff,
-            format!("notification {method:?} was removed in 2026-07-28"),
-        ),
-        Lookup::Known | Lookup::WrongKind | Lookup::Unknown => {}
-    }
+    let lookup = methods::lookup(rev, method, false, from_client(dir), v.tasks_extension);
+    lookup_violation(out, lookup, "notification", method, dir, rev_name, moff);
     if strict
         && (method == "notifications/subscriptions/acknowledged"
             || (v.listen_stream && LISTEN_NOTIFICATIONS.contains(&method)))
@@ -753,5 +724,37 @@ fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, tasks_ext: bool, out: &mu
                 }
             }
         }
+    }
+}
+
+/// Pushes the violation of a method lookup that finds the method sent the wrong way or removed
+/// in 2026-07-28 (`what`: "request" or "notification"); other lookups push nothing.
+fn lookup_violation(
+    out: &mut Vec<Violation>,
+    lookup: Lookup,
+    what: &str,
+    method: &str,
+    dir: Direction,
+    rev_name: &str,
+    moff: usize,
+) {
+    match lookup {
+        Lookup::WrongDirection => push(
+            out,
+            Rule::WrongDirection,
+            moff,
+            format!(
+                "{what} {method:?} is not sent {} in {rev_name} (only {})",
+                dir.describe(),
+                dir.reverse().describe()
+            ),
+        ),
+        Lookup::Removed => push(
+            out,
+            Rule::RemovedMethod,
+            moff,
+            format!("{what} {method:?} was removed in 2026-07-28"),
+        ),
+        Lookup::Known | Lookup::WrongKind | Lookup::Unknown => {}
     }
 }
