@@ -615,10 +615,11 @@ impl SseCodec {
             } => {
                 let data = match (range, joined) {
                     (Some(r), _) => {
-                        src.advance(r.start);
-                        let data = src.split_to(r.len()).freeze();
-                        src.advance(consumed - r.end);
-                        data
+                        // One split of everything consumed, narrowed to the data (zero-copy).
+                        let mut event = src.split_to(consumed);
+                        event.advance(r.start);
+                        event.truncate(r.len());
+                        event.freeze()
                     }
                     (None, joined) => {
                         src.advance(consumed);

@@ -59,6 +59,21 @@ pub(crate) fn find_lf(hay: &[u8]) -> Option<usize> {
     memchr::memchr(b'\n', hay)
 }
 
+/// Index of the first CR or LF in `hay` (`memchr::memchr2(b'\r', b'\n', hay)`), with the
+/// same direct AVX2 call as [`find_lf`].
+#[inline(always)]
+pub(crate) fn find_cr_or_lf(hay: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use memchr::arch::x86_64::avx2::memchr::Two;
+        static CR_LF: std::sync::OnceLock<Option<Two>> = std::sync::OnceLock::new();
+        if let Some(two) = CR_LF.get_or_init(|| Two::new(b'\r', b'\n')) {
+            return two.find(hay);
+        }
+    }
+    memchr::memchr2(b'\r', b'\n', hay)
+}
+
 /// The default frame size limit: 4 MiB (4 194 304 bytes), as [`crate::Limits::DEFAULT`].
 pub const DEFAULT_MAX_FRAME_LEN: usize = 4 * 1024 * 1024;
 
