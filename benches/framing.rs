@@ -196,8 +196,11 @@ fn check_same_frames(input: &[u8], frames: &[String]) {
     assert_eq!(sse, expect, "SseCodec");
 }
 
+/// A generated stream and its frames.
+type Stream = (Vec<u8>, Vec<String>);
+
 /// The three stream classes: name, stream, frames.
-fn classes() -> [(&'static str, (Vec<u8>, Vec<String>)); 3] {
+fn classes() -> [(&'static str, Stream); 3] {
     [
         ("small", stream(1024, 121, 296, 1)),
         ("medium", stream(128, 2200, 6400, 2)),
