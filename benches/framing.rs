@@ -6,11 +6,27 @@
 //! Before timing, every codec is checked to produce the same frames.
 //!
 //! Run: `cargo bench --bench framing -- --warm-up-time 1 --measurement-time 3`
+//! (`MCPWIRE_BENCH_QUICK=1`: 10 samples, 0.2 s warm-up, 0.5 s measurement). After the
+//! criterion run it prints each median divided by the stream's frame count (ns/frame), read
+//! back from criterion's `estimates.json`.
+//!
+//! Instruction counts per frame (valgrind; no PMU needed): the same binary with
+//! `icount IMPL CLASS PASSES` frames one class `PASSES` times inside `framing_icount_measured`,
+//! the only function to collect (`icount --list` lists IMPL):
+//!
+//! ```sh
+//! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*framing_icount_measured*' \
+//!     target/release/deps/framing-HASH icount raw_codec small 4
+//! ```
+//!
+//! Divide callgrind's total `Ir` by `frames * passes` (the binary prints both).
 
 use std::hint::black_box;
 
 use bytes::BytesMut;
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput};
 use mcpwire::codec::{NdjsonCodec, NdjsonRawCodec, SseCodec};
 use mcpwire::framing::ndjson::NdjsonFramer;
 use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, Status};
@@ -180,13 +196,20 @@ fn check_same_frames(input: &[u8], frames: &[String]) {
     assert_eq!(sse, expect, "SseCodec");
 }
 
-fn bench(c: &mut Criterion) {
-    let classes = [
+/// A generated stream and its frames.
+type Stream = (Vec<u8>, Vec<String>);
+
+/// The three stream classes: name, stream, frames.
+fn classes() -> [(&'static str, Stream); 3] {
+    [
         ("small", stream(1024, 121, 296, 1)),
         ("medium", stream(128, 2200, 6400, 2)),
         ("large", stream(8, 96 * 1024, 160 * 1024, 3)),
-    ];
-    for (name, (input, frames)) in &classes {
+    ]
+}
+
+fn bench(c: &mut Criterion) {
+    for (name, (input, frames)) in &classes() {
         check_same_frames(input, frames);
         let n = frames.len();
         let mut g = c.benchmark_group(format!("framing/{name}"));
@@ -289,5 +312,197 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+/// The implementations the instruction-count mode can run, as `(IMPL, criterion id)`.
+const ICOUNT_IMPLS: &[(&str, &str)] = &[
+    ("framer_in_place", "mcpwire_ndjson_framer_in_place"),
+    ("raw_codec", "mcpwire_ndjson_raw_codec"),
+    ("codec_with_parse", "mcpwire_ndjson_codec_with_parse"),
+    ("baseline", "baseline_bytesmut_memchr_split"),
+    ("lines_codec", "tokio_util_lines_codec"),
+    ("any_delimiter_codec", "tokio_util_any_delimiter_codec"),
+    ("sse_codec", "mcpwire_sse_codec_no_parse"),
+];
+
+/// The only function callgrind collects in icount mode: `passes` passes of `pass`.
+#[inline(never)]
+fn framing_icount_measured(passes: usize, mut pass: impl FnMut() -> usize) -> usize {
+    let mut k = 0;
+    for _ in 0..passes {
+        k += pass();
+    }
+    k
+}
+
+/// `icount IMPL CLASS PASSES`: one warm-up pass, then `PASSES` measured passes.
+fn icount(args: &[String]) {
+    if args.first().is_some_and(|a| a == "--list") {
+        for (i, _) in ICOUNT_IMPLS {
+            println!("{i}");
+        }
+        return;
+    }
+    let [imp, class, passes] = args else {
+        eprintln!(
+            "usage: framing icount IMPL CLASS PASSES (IMPL: icount --list; CLASS: small, medium, large)"
+        );
+        std::process::exit(2);
+    };
+    let passes: usize = passes.parse().expect("PASSES: a number");
+    let all = classes();
+    let (_, (input, frames)) = all
+        .iter()
+        .find(|(n, _)| n == class)
+        .expect("CLASS: small, medium or large");
+    check_same_frames(input, frames);
+    let sse = sse_stream(frames);
+    let count = |item: &dyn Fn(&mut usize)| {
+        let mut k = 0usize;
+        item(&mut k);
+        k
+    };
+    let pass = || -> usize {
+        match imp.as_str() {
+            "framer_in_place" => count(&|k| {
+                framer_in_place(black_box(input), |f| {
+                    black_box(f);
+                    *k += 1
+                })
+            }),
+            "raw_codec" => count(&|k| {
+                run(&mut NdjsonRawCodec::new(), black_box(input), |f| {
+                    black_box(&f);
+                    *k += 1
+                })
+            }),
+            "codec_with_parse" => count(&|k| {
+                run(&mut NdjsonCodec::new(), black_box(input), |f| {
+                    black_box(&f);
+                    *k += 1
+                })
+            }),
+            "baseline" => count(&|k| {
+                run(&mut MemchrSplitBaseline, black_box(input), |f| {
+                    black_box(&f);
+                    *k += 1
+                })
+            }),
+            "lines_codec" => count(&|k| {
+                run(
+                    &mut LinesCodec::new_with_max_length(DEFAULT_MAX_FRAME_LEN),
+                    black_box(input),
+                    |f| {
+                        black_box(&f);
+                        *k += 1
+                    },
+                )
+            }),
+            "any_delimiter_codec" => count(&|k| {
+                run(
+                    &mut AnyDelimiterCodec::new_with_max_length(
+                        b"\n".to_vec(),
+                        b"\n".to_vec(),
+                        DEFAULT_MAX_FRAME_LEN,
+                    ),
+                    black_box(input),
+                    |f| {
+                        black_box(&f);
+                        *k += 1
+                    },
+                )
+            }),
+            "sse_codec" => count(&|k| {
+                run(
+                    &mut SseCodec::with_limits(
+                        DEFAULT_MAX_FRAME_LEN,
+                        DEFAULT_MAX_FRAME_LEN + 64,
+                        None,
+                    ),
+                    black_box(&sse),
+                    |f| {
+                        black_box(&f);
+                        *k += 1
+                    },
+                )
+            }),
+            other => panic!("unknown IMPL {other}; see icount --list"),
+        }
+    };
+    assert_eq!(pass(), frames.len(), "warm-up pass");
+    let k = framing_icount_measured(passes, pass);
+    assert_eq!(k, frames.len() * passes);
+    let bytes = if imp == "sse_codec" {
+        sse.len()
+    } else {
+        input.len()
+    };
+    println!(
+        "impl={imp} class={class} frames={} bytes={bytes} passes={passes}",
+        frames.len()
+    );
+}
+
+/// Prints each median of this run's groups divided by the frame count, from criterion's
+/// `estimates.json` (skipped where a bench was filtered out or the file is elsewhere).
+fn per_frame_summary() {
+    let root = std::env::var_os("CRITERION_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("CARGO_TARGET_DIR")
+                .map(|d| std::path::PathBuf::from(d).join("criterion"))
+        })
+        .unwrap_or_else(|| "target/criterion".into());
+    let mut lines = Vec::new();
+    for (name, (_, frames)) in &classes() {
+        let n = frames.len();
+        for (_, id) in ICOUNT_IMPLS {
+            let path = root
+                .join(format!("framing_{name}"))
+                .join(id)
+                .join(format!("{n}frames"))
+                .join("new/estimates.json");
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+                continue;
+            };
+            if let Some(ns) = v["median"]["point_estimate"].as_f64() {
+                lines.push(format!(
+                    "{name:<7} {id:<34} {:>10.1} ns/frame  (median {:.1} us / {n} frames)",
+                    ns / n as f64,
+                    ns / 1e3
+                ));
+            }
+        }
+    }
+    if !lines.is_empty() {
+        println!("\nper frame (criterion median / frames; latest run of each bench):");
+        for l in lines {
+            println!("{l}");
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    if args.first().is_some_and(|a| a == "icount") {
+        icount(&args[1..]);
+        return;
+    }
+    let quick = std::env::var("MCPWIRE_BENCH_QUICK").is_ok_and(|v| !v.is_empty() && v != "0");
+    let c = Criterion::default().without_plots();
+    let c = if quick {
+        c.sample_size(10)
+            .warm_up_time(Duration::from_millis(200))
+            .measurement_time(Duration::from_millis(500))
+    } else {
+        c
+    };
+    let mut c = c.configure_from_args();
+    bench(&mut c);
+    c.final_summary();
+    per_frame_summary();
+}

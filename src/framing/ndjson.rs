@@ -84,6 +84,10 @@ impl NdjsonFrame {
     }
 }
 
+/// An LF search already run on the pending bytes, `(from, window, found)` (see
+/// `NdjsonFramer::search`), handed from the fast path of `decode` to its slow path.
+pub(crate) type Searched = Option<(usize, usize, Option<usize>)>;
+
 /// Incremental NDJSON framer (sans-I/O; see the [module docs](super) for the buffer contract).
 #[derive(Clone, Debug)]
 pub struct NdjsonFramer {
@@ -175,14 +179,76 @@ impl NdjsonFramer {
     ///
     /// Returns a frame, a [`FrameErrorKind::FrameTooLarge`] error, or partial; in each case
     /// the caller drops `consumed` bytes from the front of `buf` afterwards.
+    #[inline(always)]
     pub fn decode(&mut self, buf: &[u8]) -> Decoded<NdjsonFrame> {
-        let mut start = 0;
+        match self.decode_fast(buf) {
+            Ok((consumed, frame)) => Decoded::frame(consumed, frame),
+            Err(searched) => self.decode_slow(buf, 0, searched),
+        }
+    }
+
+    /// The common case of [`decode`](Self::decode), kept small so it inlines into the caller:
+    /// the first pending line is complete, not blank and within the limit; returns
+    /// `(consumed, frame)` with the frame at the front of `buf`. Anything else is `Err` with
+    /// what `decode_slow` needs to finish the call (the search already run, so no byte is
+    /// searched twice); nothing is counted or consumed then.
+    #[inline(always)]
+    pub(crate) fn decode_fast(&mut self, buf: &[u8]) -> Result<(usize, NdjsonFrame), Searched> {
+        if self.discarding {
+            return Err(None);
+        }
+        let search = self.search(buf);
+        if let (from, _, Some(i)) = search {
+            let lf = from + i;
+            let cr = lf > 0 && buf[lf - 1] == b'\r';
+            let len = lf - cr as usize;
+            if len != 0 && len <= self.max_frame_len {
+                self.examined += (i + 1) as u64;
+                let (offset, line) = (self.offset, self.line);
+                self.advance_line(lf + 1);
+                self.frames += 1;
+                self.cr_stripped += cr as u64;
+                let frame = NdjsonFrame {
+                    range: 0..len,
+                    offset,
+                    line,
+                    cr_stripped: cr,
+                };
+                return Ok((lf + 1, frame));
+            }
+        }
+        Err(Some(search))
+    }
+
+    /// Searches the pending line at the front of `rest` for its LF: returns `(from, window,
+    /// found)`, where `rest[from..window]` is what was searched (a complete line is at most
+    /// max + 2 bytes with its CR LF, so the search stops there) and `found` the LF's index in
+    /// that slice. Does not count the bytes examined; the caller does, once it knows the
+    /// outcome.
+    #[inline(always)]
+    fn search(&self, rest: &[u8]) -> (usize, usize, Option<usize>) {
+        let window = rest.len().min(self.max_frame_len.saturating_add(2));
+        let from = self.scanned.min(window);
+        (from, window, super::find_lf(&rest[from..window]))
+    }
+
+    /// Everything but the common case of [`decode`](Self::decode): discarding an oversize
+    /// line, blank lines, oversize lines, partial lines. `start` bytes of `buf` are already
+    /// consumed; `searched` is the result of [`search`](Self::search) on `buf[start..]` when
+    /// the caller already ran it.
+    #[inline(never)]
+    pub(crate) fn decode_slow(
+        &mut self,
+        buf: &[u8],
+        mut start: usize,
+        mut searched: Searched,
+    ) -> Decoded<NdjsonFrame> {
         loop {
             let rest = &buf[start..];
             if self.discarding {
                 // Dropping an oversize line: look for its LF, drop everything up to it.
                 let from = self.scanned.min(rest.len());
-                match memchr::memchr(b'\n', &rest[from..]) {
+                match super::find_lf(&rest[from..]) {
                     Some(i) => {
                         self.examined += (i + 1) as u64;
                         let end = from + i + 1;
@@ -200,10 +266,11 @@ impl NdjsonFramer {
                 }
             }
 
-            // A complete line is at most max + 2 bytes with its CR LF; search no further.
-            let window = rest.len().min(self.max_frame_len.saturating_add(2));
-            let from = self.scanned.min(window);
-            match memchr::memchr(b'\n', &rest[from..window]) {
+            let (from, window, found) = match searched.take() {
+                Some(s) => s,
+                None => self.search(rest),
+            };
+            match found {
                 Some(i) => {
                     // Found a line end.
                     self.examined += (i + 1) as u64;
@@ -263,12 +330,22 @@ impl NdjsonFramer {
     /// [`FrameErrorKind::UnterminatedLine`] and consumed; those bytes are
     /// `buf[consumed - err.len()..consumed]`. Call until it returns [`Status::Partial`], which
     /// then means the stream is fully drained.
+    #[inline(always)]
     pub fn finish(&mut self, buf: &[u8]) -> Decoded<NdjsonFrame> {
-        let d = self.decode(buf);
-        if d.status.is_complete() {
-            return d;
+        match self.decode(buf) {
+            Decoded {
+                consumed,
+                status: Status::Partial,
+            } => self.finish_slow(buf, consumed),
+            d => d,
         }
-        let rest = buf.len() - d.consumed;
+    }
+
+    /// The end-of-stream part of [`finish`](Self::finish), once `decode` found no complete
+    /// line and said to drop `consumed` bytes.
+    #[inline(never)]
+    fn finish_slow(&mut self, buf: &[u8], consumed: usize) -> Decoded<NdjsonFrame> {
+        let rest = buf.len() - consumed;
         if self.discarding {
             // The oversize line was already reported; its tail ends with the stream.
             self.discarding = false;
@@ -277,7 +354,7 @@ impl NdjsonFramer {
             return Decoded::partial(buf.len());
         }
         if rest == 0 {
-            return d;
+            return Decoded::partial(consumed);
         }
         let e = FrameError::new(
             FrameErrorKind::UnterminatedLine,
@@ -298,6 +375,7 @@ impl NdjsonFramer {
         *self = Self::with_max_frame_len(self.max_frame_len);
     }
 
+    #[inline(always)]
     fn advance_line(&mut self, n: usize) {
         self.offset += n as u64;
         self.line += 1;

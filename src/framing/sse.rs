@@ -406,7 +406,7 @@ impl SseFramer {
                 }
             }
             if self.discarding_line {
-                match memchr::memchr2(b'\r', b'\n', &buf[self.scanned..]) {
+                match super::find_cr_or_lf(&buf[self.scanned..]) {
                     Some(i) => {
                         self.examined += (i + 1) as u64;
                         let t = self.scanned + i;
@@ -429,7 +429,7 @@ impl SseFramer {
                 .len()
                 .min(self.pos.saturating_add(self.max_line_len).saturating_add(1));
             let from = self.scanned.max(self.pos).min(window_end);
-            let t = match memchr::memchr2(b'\r', b'\n', &buf[from..window_end]) {
+            let t = match super::find_cr_or_lf(&buf[from..window_end]) {
                 Some(i) => {
                     self.examined += (i + 1) as u64;
                     from + i
