@@ -954,3 +954,37 @@ fn help_states_the_direction_rule_and_both_proxies() {
         .success()
         .stdout(predicate::str::contains("proxy http"));
 }
+
+/// `legacy` is the union of the pre-2026 revisions, so it knows `elicitation/create` (added in
+/// 2025-06-18, server-to-client) and flags it sent client-to-server; `2024-11-05` does not
+/// know the method and, legacy method sets being open, does not flag it (README, `--profile`).
+#[test]
+fn legacy_union_knows_later_methods_that_2024_11_05_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(
+        &dir,
+        "req.jsonl",
+        br#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}}
+"#,
+    );
+    let run = |profile: &str, code: i32| {
+        let out = mcpwire()
+            .args(["check", "--format", "jsonl", "--profile", profile])
+            .args(["--direction", "client-to-server"])
+            .arg(&f)
+            .assert()
+            .code(code)
+            .get_output()
+            .stdout
+            .clone();
+        jsonl(&out).0.remove(0)
+    };
+    let legacy = run("legacy", 1);
+    assert_eq!(legacy["violations"][0]["kind"], "wrong-direction");
+    assert_eq!(
+        legacy["violations"][0]["message"],
+        "request \"elicitation/create\" is not sent client-to-server in legacy (only server-to-client)"
+    );
+    let old = run("2024-11-05", 0);
+    assert_eq!(old["valid"], true);
+}
