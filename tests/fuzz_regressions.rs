@@ -51,3 +51,43 @@ fn f2_sse_retry_beyond_u64_is_ignored() {
     input.extend_from_slice(stream);
     assert_eq!(targets::sse(&input), Ok(()));
 }
+
+/// F3 (sse, fixed in the framer). A comment line (`: keep-alive`) between the single
+/// `data:` line and the blank line did not end zero-copy retention of the data value, so
+/// every following comment kept the buffer pinned at the data start: with limits (32, 40)
+/// the fuzzer saw 78 and 79 pending bytes against the documented bound of 76 (event limit +
+/// line limit + 4), and a server sending `data: …` then endless keep-alives made the
+/// buffered bytes grow without bound. Fix: a comment copies the single value out like any
+/// other field line does.
+#[test]
+fn f3_sse_comments_after_data_do_not_pin_the_buffer() {
+    // The two fuzz inputs, exactly as found.
+    for input in [
+        &include_bytes!("../fuzz/regressions/sse/comments-after-data-pin-buffer")[..],
+        &include_bytes!("../fuzz/regressions/sse/comments-after-data-pin-buffer-long")[..],
+    ] {
+        assert_eq!(targets::sse(input), Ok(()));
+    }
+    // Minimal form: a 32-byte data value (the event limit), then 200 keep-alives in 5-byte
+    // reads, no blank line; then the blank line. The pending-bytes bound holds on every read
+    // and the event still carries the data.
+    let value = [b'x'; 32];
+    let mut stream = b"data: ".to_vec();
+    stream.extend_from_slice(&value);
+    stream.push(b'\n');
+    for _ in 0..200 {
+        stream.extend_from_slice(b": keep-alive\n");
+    }
+    stream.extend_from_slice(b"\n");
+    let reads: Vec<&[u8]> = stream.chunks(5).collect();
+    let out = mcpwire::oracle::framing::run_sse(32, 40, &reads).expect("bound holds");
+    assert_eq!(out.len(), 1);
+    let ev = out[0].as_ref().unwrap();
+    assert_eq!(ev.data, value);
+    // Split invariance and the reference framer agree on the same stream (default limits).
+    let splits: Vec<usize> = (0..stream.len()).step_by(7).collect();
+    assert_eq!(
+        mcpwire::oracle::framing::check_sse_splits(&stream, &splits, None),
+        Ok(())
+    );
+}

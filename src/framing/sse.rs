@@ -9,9 +9,11 @@
 //!   \r\n                       blank line: dispatch the event
 //! ```
 //!
-//! * Several `data:` lines are joined with LF. An event with exactly one `data:` line is
-//!   returned zero-copy ([`SseEvent::data_range`] indexes the caller's buffer); joining copies
-//!   into the framer's scratch buffer.
+//! * Several `data:` lines are joined with LF. An event with exactly one `data:` line and no
+//!   other line between it and the blank line (fields and comments before it are fine) is
+//!   returned zero-copy ([`SseEvent::data_range`] indexes the caller's buffer); otherwise the
+//!   data is copied into the framer's scratch buffer, which keeps the buffered bytes bounded
+//!   when comments or fields follow the data line.
 //! * `event:`, `id:` (ignored if it contains NUL, as WHATWG says) and `retry:` (ASCII digits
 //!   only, else ignored) are kept per event; unknown fields are ignored.
 //! * A line may end in CR, LF or CRLF, including a CR at the end of one read and the LF at the
@@ -502,6 +504,9 @@ impl SseFramer {
         if line[0] == b':' {
             self.examined += 1;
             self.comments += 1;
+            // A comment after the single data line must also end zero-copy retention, or
+            // keep-alives between `data:` and the blank line would pin the buffer (F3).
+            self.unpin_single_data(buf);
             return None;
         }
         let (name, value_start) = match memchr::memchr(b':', line) {
@@ -556,14 +561,7 @@ impl SseFramer {
             }
             return None;
         }
-        // Any other line ends zero-copy retention of a single data value, so the buffered
-        // bytes stay bounded by one line.
-        if let Data::Single(r) = &self.data {
-            let r = r.clone();
-            self.joined.clear();
-            self.joined.extend_from_slice(&buf[r]);
-            self.data = Data::Joined;
-        }
+        self.unpin_single_data(buf);
         match name {
             b"event" => {
                 self.event.clear();
@@ -591,6 +589,19 @@ impl SseFramer {
             _ => {}
         }
         None
+    }
+
+    /// Any line after the single data line other than another `data:` line or the blank
+    /// line (a comment, `event:`, `id:`, `retry:`, an unknown field) ends zero-copy retention
+    /// of the data value: it is copied to the scratch buffer so the buffered bytes stay
+    /// bounded by the event limit plus one line, whatever follows.
+    fn unpin_single_data(&mut self, buf: &[u8]) {
+        if let Data::Single(r) = &self.data {
+            let r = r.clone();
+            self.joined.clear();
+            self.joined.extend_from_slice(&buf[r]);
+            self.data = Data::Joined;
+        }
     }
 
     fn event_too_large(&mut self) -> FrameError {
@@ -695,5 +706,26 @@ mod tests {
         assert_eq!(&e2.data[..], b"a\nb");
         assert!(f.bom_stripped());
         assert_eq!(f.comments(), 1);
+    }
+
+    #[test]
+    fn zero_copy_only_while_nothing_follows_the_data_line() {
+        // Fields and comments before the data line: zero-copy.
+        let s = b": ka\nevent: message\nid: 1\ndata: {}\n\n";
+        let mut f = SseFramer::new();
+        let d = f.decode(s);
+        let Status::Complete(Ok(ev)) = d.status else {
+            panic!("{:?}", d.status)
+        };
+        assert_eq!(ev.data_range(), Some(32..34));
+        // A comment or a field after it: copied (F3), same data.
+        for s in [&b"data: {}\n: ka\n\n"[..], &b"data: {}\nid: 2\n\n"[..]] {
+            let mut f = SseFramer::new();
+            let d = f.decode(s);
+            let Status::Complete(Ok(ev)) = d.status else {
+                panic!("{:?}", d.status)
+            };
+            assert_eq!((ev.data(), ev.data_range()), (&b"{}"[..], None));
+        }
     }
 }
