@@ -29,6 +29,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput};
 use mcpwire::codec::{NdjsonCodec, NdjsonRawCodec, SseCodec};
 use mcpwire::framing::ndjson::NdjsonFramer;
+use mcpwire::framing::sse::SseFramer;
 use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, Status};
 use tokio_util::codec::{AnyDelimiterCodec, Decoder, LinesCodec};
 
@@ -144,6 +145,31 @@ impl Decoder for MemchrSplitBaseline {
     }
 }
 
+/// tokio-util's `AnyDelimiterCodec` set up as an NDJSON framer with our frame limit.
+fn any_delimiter_codec() -> AnyDelimiterCodec {
+    AnyDelimiterCodec::new_with_max_length(b"\n".to_vec(), b"\n".to_vec(), DEFAULT_MAX_FRAME_LEN)
+}
+
+/// Our SSE codec with the default limits and no envelope parse (framing only).
+fn sse_codec_no_parse() -> SseCodec {
+    SseCodec::with_limits(DEFAULT_MAX_FRAME_LEN, DEFAULT_MAX_FRAME_LEN + 64, None)
+}
+
+/// The sans-I/O SSE framer over the whole event stream in memory (no read copy).
+fn sse_framer_in_place(input: &[u8], mut sink: impl FnMut(&[u8])) {
+    let mut f = SseFramer::new();
+    let mut pos = 0;
+    loop {
+        let d = f.finish(&input[pos..]);
+        match &d.status {
+            Status::Complete(Ok(ev)) => sink(ev.data()),
+            Status::Complete(Err(_)) => {}
+            Status::Partial => break,
+        }
+        pos += d.consumed;
+    }
+}
+
 /// The sans-I/O framer over the whole stream in memory (no read copy): the framing floor.
 fn framer_in_place(input: &[u8], mut sink: impl FnMut(&[u8])) {
     let mut f = NdjsonFramer::new();
@@ -171,29 +197,22 @@ fn check_same_frames(input: &[u8], frames: &[String]) {
         |l| lines.push(l.into_bytes()),
     );
     let mut any = Vec::new();
-    run(
-        &mut AnyDelimiterCodec::new_with_max_length(
-            b"\n".to_vec(),
-            b"\n".to_vec(),
-            DEFAULT_MAX_FRAME_LEN,
-        ),
-        input,
-        |b| any.push(b.to_vec()),
-    );
+    run(&mut any_delimiter_codec(), input, |b| any.push(b.to_vec()));
     let mut floor = Vec::new();
     framer_in_place(input, |f| floor.push(f.to_vec()));
     let mut sse = Vec::new();
-    run(
-        &mut SseCodec::with_limits(DEFAULT_MAX_FRAME_LEN, DEFAULT_MAX_FRAME_LEN + 64, None),
-        &sse_stream(frames),
-        |f| sse.push(f.data().to_vec()),
-    );
+    run(&mut sse_codec_no_parse(), &sse_stream(frames), |f| {
+        sse.push(f.data().to_vec())
+    });
+    let mut sse_in_place = Vec::new();
+    sse_framer_in_place(&sse_stream(frames), |d| sse_in_place.push(d.to_vec()));
     let expect: Vec<Vec<u8>> = frames.iter().map(|f| f.as_bytes().to_vec()).collect();
     assert_eq!(ours, expect, "NdjsonRawCodec");
     assert_eq!(lines, expect, "LinesCodec");
     assert_eq!(any, expect, "AnyDelimiterCodec");
     assert_eq!(floor, expect, "NdjsonFramer in place");
     assert_eq!(sse, expect, "SseCodec");
+    assert_eq!(sse_in_place, expect, "SseFramer in place");
 }
 
 /// A generated stream and its frames.
@@ -273,18 +292,10 @@ fn bench(c: &mut Criterion) {
         g.bench_function(id("tokio_util_any_delimiter_codec"), |b| {
             b.iter(|| {
                 let mut k = 0usize;
-                run(
-                    &mut AnyDelimiterCodec::new_with_max_length(
-                        b"\n".to_vec(),
-                        b"\n".to_vec(),
-                        DEFAULT_MAX_FRAME_LEN,
-                    ),
-                    black_box(input),
-                    |f| {
-                        black_box(&f);
-                        k += 1
-                    },
-                );
+                run(&mut any_delimiter_codec(), black_box(input), |f| {
+                    black_box(&f);
+                    k += 1
+                });
                 assert_eq!(k, n);
             })
         });
@@ -293,18 +304,20 @@ fn bench(c: &mut Criterion) {
         g.bench_function(id("mcpwire_sse_codec_no_parse"), |b| {
             b.iter(|| {
                 let mut k = 0usize;
-                run(
-                    &mut SseCodec::with_limits(
-                        DEFAULT_MAX_FRAME_LEN,
-                        DEFAULT_MAX_FRAME_LEN + 64,
-                        None,
-                    ),
-                    black_box(&sse),
-                    |f| {
-                        black_box(&f);
-                        k += 1
-                    },
-                );
+                run(&mut sse_codec_no_parse(), black_box(&sse), |f| {
+                    black_box(&f);
+                    k += 1
+                });
+                assert_eq!(k, n);
+            })
+        });
+        g.bench_function(id("mcpwire_sse_framer_in_place"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                sse_framer_in_place(black_box(&sse), |d| {
+                    black_box(d);
+                    k += 1
+                });
                 assert_eq!(k, n);
             })
         });
@@ -321,6 +334,7 @@ const ICOUNT_IMPLS: &[(&str, &str)] = &[
     ("lines_codec", "tokio_util_lines_codec"),
     ("any_delimiter_codec", "tokio_util_any_delimiter_codec"),
     ("sse_codec", "mcpwire_sse_codec_no_parse"),
+    ("sse_framer_in_place", "mcpwire_sse_framer_in_place"),
 ];
 
 /// The only function callgrind collects in icount mode: `passes` passes of `pass`.
@@ -397,32 +411,22 @@ fn icount(args: &[String]) {
                 )
             }),
             "any_delimiter_codec" => count(&|k| {
-                run(
-                    &mut AnyDelimiterCodec::new_with_max_length(
-                        b"\n".to_vec(),
-                        b"\n".to_vec(),
-                        DEFAULT_MAX_FRAME_LEN,
-                    ),
-                    black_box(input),
-                    |f| {
-                        black_box(&f);
-                        *k += 1
-                    },
-                )
+                run(&mut any_delimiter_codec(), black_box(input), |f| {
+                    black_box(&f);
+                    *k += 1
+                })
             }),
             "sse_codec" => count(&|k| {
-                run(
-                    &mut SseCodec::with_limits(
-                        DEFAULT_MAX_FRAME_LEN,
-                        DEFAULT_MAX_FRAME_LEN + 64,
-                        None,
-                    ),
-                    black_box(&sse),
-                    |f| {
-                        black_box(&f);
-                        *k += 1
-                    },
-                )
+                run(&mut sse_codec_no_parse(), black_box(&sse), |f| {
+                    black_box(&f);
+                    *k += 1
+                })
+            }),
+            "sse_framer_in_place" => count(&|k| {
+                sse_framer_in_place(black_box(&sse), |d| {
+                    black_box(d);
+                    *k += 1
+                })
             }),
             other => panic!("unknown IMPL {other}; see icount --list"),
         }
@@ -430,7 +434,7 @@ fn icount(args: &[String]) {
     assert_eq!(pass(), frames.len(), "warm-up pass");
     let k = framing_icount_measured(passes, pass);
     assert_eq!(k, frames.len() * passes);
-    let bytes = if imp == "sse_codec" {
+    let bytes = if imp.starts_with("sse_") {
         sse.len()
     } else {
         input.len()
