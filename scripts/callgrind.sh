@@ -26,7 +26,7 @@ fi
 BIN=${ICOUNT_BIN:-}
 if [[ -z "$BIN" ]]; then
   BIN=$(nice -n 10 cargo bench --bench icount --no-run --message-format=json 2>/dev/null \
-    | grep -o '"executable":"[^"]*"' | tail -1 | cut -d'"' -f4)
+    | grep -o '"executable":"[^"]*/icount-[^"]*"' | tail -1 | cut -d'"' -f4)
 fi
 [[ -x "$BIN" ]] || { echo "icount binary not found" >&2; exit 2; }
 declare -A PASSES=([small]=4 [medium]=4 [large]=3)
