@@ -153,6 +153,8 @@ pub struct SseFramer {
     data_lines: u32,
     joined: Vec<u8>,
     event_set: bool,
+    /// The `event:` value is exactly `message` (then `event` is not filled).
+    event_is_message: bool,
     event: Vec<u8>,
     id_set: bool,
     id: Vec<u8>,
@@ -198,6 +200,7 @@ impl SseFramer {
             data_lines: 0,
             joined: Vec::new(),
             event_set: false,
+            event_is_message: false,
             event: Vec::new(),
             id_set: false,
             id: Vec::new(),
@@ -359,7 +362,11 @@ impl SseFramer {
             data,
             data_range,
             has_data: self.data_lines > 0,
-            event: self.event_set.then_some(&self.event[..]),
+            event: match (self.event_set, self.event_is_message) {
+                (false, _) => None,
+                (true, true) => Some(b"message"),
+                (true, false) => Some(&self.event[..]),
+            },
             id: self.id_set.then_some(&self.id[..]),
             retry: self.retry,
             offset: self.event_offset,
@@ -509,21 +516,22 @@ impl SseFramer {
             self.unpin_single_data(buf);
             return None;
         }
-        let (name, value_start) = match memchr::memchr(b':', line) {
-            Some(c) => {
-                self.examined += (c + 1) as u64;
-                let v = if line.get(c + 1) == Some(&b' ') {
-                    c + 2
-                } else {
-                    c + 1
-                };
-                (&line[..c], start + v)
-            }
-            None => {
-                self.examined += line.len() as u64;
-                (line, end)
-            }
-        };
+        let (name, value_start) =
+            match known_field_colon(line).or_else(|| memchr::memchr(b':', line)) {
+                Some(c) => {
+                    self.examined += (c + 1) as u64;
+                    let v = if line.get(c + 1) == Some(&b' ') {
+                        c + 2
+                    } else {
+                        c + 1
+                    };
+                    (&line[..c], start + v)
+                }
+                None => {
+                    self.examined += line.len() as u64;
+                    (line, end)
+                }
+            };
         let value = start_end(value_start, end);
         if !self.fields_seen {
             self.fields_seen = true;
@@ -564,8 +572,12 @@ impl SseFramer {
         self.unpin_single_data(buf);
         match name {
             b"event" => {
-                self.event.clear();
-                self.event.extend_from_slice(&buf[value]);
+                // `event: message` (what MCP servers send) is kept as a flag, not copied.
+                self.event_is_message = &buf[value.clone()] == b"message";
+                if !self.event_is_message {
+                    self.event.clear();
+                    self.event.extend_from_slice(&buf[value]);
+                }
                 self.event_set = true;
             }
             b"id" => {
@@ -614,6 +626,23 @@ impl SseFramer {
         self.clear_event();
         self.discarding_event = true;
         e
+    }
+}
+
+/// The colon's index when `line` starts with `data:`, `event:` or `id:` (the fields MCP
+/// servers send on every event), found with one or two word compares instead of a `memchr`
+/// call; `None` for any other line, which then takes the general search. Same result as
+/// `memchr(b':', line)` on the lines it answers for.
+#[inline(always)]
+fn known_field_colon(line: &[u8]) -> Option<usize> {
+    if line.starts_with(b"data:") {
+        Some(4)
+    } else if line.starts_with(b"event:") {
+        Some(5)
+    } else if line.starts_with(b"id:") {
+        Some(2)
+    } else {
+        None
     }
 }
 
