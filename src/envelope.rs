@@ -21,7 +21,8 @@
 //!   `result_type_span` (`result.resultType`), `params_meta_span`, `result_meta_span`,
 //!   `params_name_span` (`params.name`), `params_uri_span` (`params.uri`),
 //!   `case_variant_key` (first depth-1 key equal to an envelope key only under ASCII case
-//!   folding, e.g. `"Method"`).
+//!   folding, e.g. `"Method"`), `member_case_variant_key` (the same for the inspected members
+//!   of `params`, `result` and `error`, e.g. `"Name"` in params).
 //! * typed: `id() -> Option<Id<'f>>`, `id_raw() -> Option<&'f str>` (exact JSON text),
 //!   `method() -> Option<JsonStr<'f>>`, `params()/result()/error() -> Option<&'f [u8]>`,
 //!   `error_code() -> Option<i64>`, `error_message() -> Option<JsonStr<'f>>`,
@@ -419,6 +420,7 @@ pub struct Spans {
     params_name: Slot,
     params_uri: Slot,
     case_variant_key: Slot,
+    member_case_variant: Slot,
     /// The root value (for a batch: the array).
     root: Span,
     shape: Shape,
@@ -443,6 +445,7 @@ impl Default for Spans {
             params_name: Slot::NONE,
             params_uri: Slot::NONE,
             case_variant_key: Slot::NONE,
+            member_case_variant: Slot::NONE,
             root: Span::default(),
             shape: Shape::Invalid,
             invalid: None,
@@ -650,7 +653,7 @@ fn folds_to(key: &[u8], name: &[u8]) -> bool {
             c => c.to_ascii_lowercase(),
         };
         match it.next() {
-            Some(&n) if f as u32 == n as u32 => {}
+            Some(&n) if f as u32 == n.to_ascii_lowercase() as u32 => {}
             _ => return false,
         }
     }
@@ -800,6 +803,11 @@ impl Parser {
         if c.pos != frame.len() {
             return Err(Error::new(ErrorKind::TrailingCharacters, c.pos));
         }
+        // A duplicate key is reported only once the whole frame is known to be JSON, so a
+        // frame that is not JSON is always -32700 whatever it holds (trial finding).
+        if let Some(e) = c.deferred {
+            return Err(e);
+        }
         classify(frame, spans);
         Ok(())
     }
@@ -824,7 +832,7 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
         match key_index(frame, k, &TOP_KEYS, top_key) {
             Some(i) => {
                 if seen & 1 << i != 0 {
-                    return Err(Error::new(ErrorKind::DuplicateKey, kstart));
+                    c.defer(Error::new(ErrorKind::DuplicateKey, kstart));
                 }
                 seen |= 1 << i;
                 let v = c.next_token()?;
@@ -849,13 +857,12 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
             }
             None => {
                 if !others.get_or_insert_with(|| KeySet::new(frame)).insert(k) {
-                    return Err(Error::new(ErrorKind::DuplicateKey, kstart));
+                    c.defer(Error::new(ErrorKind::DuplicateKey, kstart));
                 }
-                if spans.case_variant_key.get().is_none() {
-                    let key = decode_bytes(&frame[k.start..k.end], k.escaped);
-                    if TOP_KEYS.iter().any(|n| folds_to(&key, n)) {
-                        spans.case_variant_key = Slot::new(Some(Span::at(k.start, k.end)));
-                    }
+                if spans.case_variant_key.get().is_none()
+                    && is_case_variant(&frame[k.start..k.end], k.escaped, &TOP_KEYS)
+                {
+                    spans.case_variant_key = Slot::new(Some(Span::at(k.start, k.end)));
                 }
                 c.skip_value(1)?;
             }
@@ -892,7 +899,7 @@ fn walk_inner<const W: u8>(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), 
         match key_index(frame, k, names, |r| which.exact(r)) {
             Some(i) => {
                 if seen & 1 << i != 0 {
-                    return Err(Error::new(ErrorKind::DuplicateKey, kstart));
+                    c.defer(Error::new(ErrorKind::DuplicateKey, kstart));
                 }
                 seen |= 1 << i;
                 let v = c.next_token()?;
@@ -905,6 +912,22 @@ fn walk_inner<const W: u8>(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), 
                 *which.slot(spans, i) = Slot::new(Some(Span::at(vs, c.pos)));
             }
             None => {
+                // A case variant starts with its name's first letter in either case (none of
+                // the names starts with `s` or `k`, the letters with non-ASCII folds), so
+                // this one-byte test rules out almost every other key; escaped keys are
+                // decoded first.
+                let first = frame.get(k.start).map_or(0, u8::to_ascii_lowercase);
+                let maybe = match W {
+                    0 => matches!(first, b'n' | b'u' | b'_'),
+                    1 => matches!(first, b'r' | b'_'),
+                    _ => matches!(first, b'c' | b'm' | b'd'),
+                };
+                if (maybe && k.end > k.start || k.escaped)
+                    && spans.member_case_variant.get().is_none()
+                    && is_case_variant(&frame[k.start..k.end], k.escaped, names)
+                {
+                    spans.member_case_variant = Slot::new(Some(Span::at(k.start, k.end)));
+                }
                 c.skip_value(2)?;
             }
         }
@@ -912,6 +935,21 @@ fn walk_inner<const W: u8>(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), 
             return Ok(());
         }
     }
+}
+
+/// True when the raw key text `raw` (between the quotes; `escaped` when it holds escapes)
+/// equals one of `names` under case folding but is not one of them (the caller has already
+/// compared it exactly). Plain ASCII keys (the common case) cost a length test per name and
+/// at most one case-insensitive compare; others are decoded and folded by [`folds_to`].
+#[inline(never)]
+fn is_case_variant(raw: &[u8], escaped: bool, names: &[&[u8]]) -> bool {
+    if !escaped && raw.is_ascii() {
+        return names
+            .iter()
+            .any(|n| n.len() == raw.len() && raw.eq_ignore_ascii_case(n));
+    }
+    let key = decode_bytes(raw, escaped);
+    names.iter().any(|n| folds_to(&key, n))
 }
 
 /// Walks a `_meta` object (cursor at `{`, depth 3), rejecting duplicate keys.
@@ -927,7 +965,7 @@ fn walk_meta(c: &mut Cursor<'_>) -> Result<(), Error> {
         let kstart = c.pos;
         let k = c.key()?;
         if !keys.insert(k) {
-            return Err(Error::new(ErrorKind::DuplicateMetaKey, kstart));
+            c.defer(Error::new(ErrorKind::DuplicateMetaKey, kstart));
         }
         c.skip_value(3)?;
         if !c.member_separator()? {
@@ -1235,6 +1273,14 @@ impl<'f> Envelope<'f> {
     /// flags it (case-insensitive backends would read it as the envelope key).
     pub fn case_variant_key(&self) -> Option<Span> {
         self.spans.case_variant_key.get()
+    }
+    /// Like [`case_variant_key`](Self::case_variant_key) for the members the walk inspects
+    /// inside the depth-1 objects: the first key of `params` equal to `name`, `uri` or
+    /// `_meta`, of `result` equal to `resultType` or `_meta`, or of `error` equal to `code`,
+    /// `message` or `data` only under case folding, e.g. `"Name"` next to `"name"`. Not
+    /// rejected by the core; the profile layer flags it (reliability.md class 4).
+    pub fn member_case_variant_key(&self) -> Option<Span> {
+        self.spans.member_case_variant.get()
     }
 
     /// The id: a string, a plain integer within ±(2^53−1), or `null`; `None` when absent or

@@ -667,3 +667,70 @@ fn error_kind_names_are_stable_kebab_case() {
         "duplicate envelope member at byte 3 (duplicate-key)"
     );
 }
+
+/// Trial finding (session 3): a duplicate key was reported as soon as it was met, so a
+/// frame that is not JSON at all got -32600 `duplicate-key` instead of -32700. The walk now
+/// reads the whole frame first; a duplicate is reported only for well-formed JSON.
+#[test]
+fn syntax_error_after_a_duplicate_key_is_parse_error() {
+    let f = br#"{"jsonrpc":"2.0","id":1,"id":2,"method":"x",}"#;
+    let e = run(f).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.code(), e.offset()),
+        (ErrorKind::UnexpectedByte, -32700, 44)
+    );
+    for f in [
+        &br#"{"jsonrpc":"2.0","id":1,"method":"m","method":"n""#[..],
+        br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"a":1,"a":2}},}"#,
+        br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"name":"a","name":"b"}} x"#,
+    ] {
+        assert_eq!(
+            run(f).unwrap_err().code(),
+            -32700,
+            "{}",
+            String::from_utf8_lossy(f)
+        );
+    }
+    // Well-formed with a duplicate: still the duplicate, at the second key.
+    let f = br#"{"jsonrpc":"2.0","id":1,"id":2,"method":"x"}"#;
+    let e = run(f).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.code(), e.offset()),
+        (ErrorKind::DuplicateKey, -32600, 24)
+    );
+}
+
+/// Trial finding (session 3): case-variant keys are flagged by the core for the envelope
+/// and for the inspected members of `params` / `result` / `error` (the profile rejects them
+/// under every revision: `tests/profile_corpus.rs`, `corpora/hostile/case-variants.jsonl`).
+#[test]
+fn case_variant_keys_are_recorded() {
+    let key = |f: &[u8], s: Option<mcpwire::Span>| {
+        s.map(|s| String::from_utf8_lossy(s.slice(f)).into_owned())
+    };
+    let f = br#"{"jsonrpc":"2.0","id":1,"method":"ping","Method":"tools/call"}"#;
+    let e = ok(f);
+    assert_eq!(key(f, e.case_variant_key()).as_deref(), Some("Method"));
+    let f = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","Name":"secretTool"}}"#;
+    let e = ok(f);
+    assert_eq!(key(f, e.member_case_variant_key()).as_deref(), Some("Name"));
+    assert_eq!(e.case_variant_key(), None);
+    // Kelvin sign and long s fold; a key of another length or a plain other key does not.
+    let f = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\",\"result\u{17f}Type\":1}}";
+    assert!(
+        ok(f.as_bytes()).member_case_variant_key().is_none(),
+        "long s is not in resultType"
+    );
+    let f = r#"{"jsonrpc":"2.0","id":1,"result":{"RESULTTYPE":"x","resultTypes":1}}"#;
+    assert_eq!(
+        key(f.as_bytes(), ok(f.as_bytes()).member_case_variant_key()).as_deref(),
+        Some("RESULTTYPE")
+    );
+    let f = "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1,\"message\":\"m\",\"\u{212a}\":1,\"Code\":2}}";
+    assert_eq!(
+        key(f.as_bytes(), ok(f.as_bytes()).member_case_variant_key()).as_deref(),
+        Some("Code")
+    );
+    let f = br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"names":1,"nam":2,"arguments":{"Name":1}}}"#;
+    assert_eq!(ok(f).member_case_variant_key(), None);
+}

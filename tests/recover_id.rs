@@ -49,12 +49,12 @@ const CASES: &[(&str, Option<&str>, Option<ErrorKind>)] = &[
         None,
         Some(ErrorKind::DuplicateKey),
     ),
-    // Malformed JSON: none (`parse` reports the duplicate it meets first, but the frame is
-    // not well-formed, so no id is recovered).
+    // Malformed JSON: none. `parse` reports the syntax error, not the duplicate before it
+    // (a frame that is not JSON is -32700 whatever it holds), and no id is recovered.
     (
         r#"{"jsonrpc":"2.0","id":1,"method":"m","method":"n""#,
         None,
-        Some(ErrorKind::DuplicateKey),
+        Some(ErrorKind::UnexpectedEnd),
     ),
     (
         r#"{"jsonrpc":"2.0","id":1,"method":"m",}"#,
@@ -69,7 +69,7 @@ const CASES: &[(&str, Option<&str>, Option<ErrorKind>)] = &[
     (
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"method\":\"\u{1}\"}",
         None,
-        Some(ErrorKind::DuplicateKey),
+        Some(ErrorKind::ControlCharacter),
     ),
     // Not a valid id form: none.
     (

@@ -63,6 +63,9 @@ pub(crate) struct Msg<'f> {
     pub meta: Option<Span>,
     /// First depth-1 key equal to an envelope key only under case folding (raw key text).
     pub case_variant: Option<Span>,
+    /// First key of `params` / `result` / `error` equal to an inspected member only under
+    /// case folding (raw key text).
+    pub member_case_variant: Option<Span>,
 }
 
 impl<'f> Msg<'f> {
@@ -88,6 +91,7 @@ impl<'f> Msg<'f> {
             error: env.error_span(),
             meta,
             case_variant: env.case_variant_key(),
+            member_case_variant: env.member_case_variant_key(),
         }
     }
 

@@ -149,10 +149,17 @@ rules! {
     /// A known request method written without an `id` member (it would be a notification).
     RequestWithoutId => "request-without-id", INVALID_REQUEST,
         "§2.1 ([B] Requests; [JS] JSONRPCRequest.required)";
-    /// A depth-1 key equal to an envelope key only under ASCII case folding (`"Method"`);
-    /// strict profile only.
+    /// A depth-1 key equal to an envelope key only under case folding (`"Method"`, `"ID"`,
+    /// `"param\u017f"`), or a key of `result` / `error` equal to an inspected member
+    /// (`resultType`, `_meta`, `code`, `message`, `data`) only under case folding. Every
+    /// profile: a case-insensitive backend (Go `encoding/json` before go-sdk 1.3.1) reads it as
+    /// the envelope key whatever revision the message claims.
     CaseVariantKey => "case-variant-key", INVALID_REQUEST,
         "DESIGN.md strictness policy; reliability.md §1.2 class 4";
+    /// A key of `params` equal to an inspected member (`name`, `uri`, `_meta`) only under
+    /// case folding (`"Name"` next to `"name"`). Every profile.
+    CaseVariantParam => "case-variant-param", INVALID_PARAMS,
+        "DESIGN.md strictness policy; reliability.md §1.2 class 4 (-32602 inside params)";
     /// A subscription notification without `io.modelcontextprotocol/subscriptionId`, or a
     /// `subscriptions/listen` result without it in `result._meta`.
     MissingSubscriptionId => "missing-subscription-id", INVALID_PARAMS,

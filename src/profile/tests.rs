@@ -222,6 +222,45 @@ fn rows() -> Vec<Row> {
             &req("tools/list", ""),
             &req("tools/list", "").replace(r#""id":1,"#, r#""id":1,"Method":"tools/call","#),
         ),
+        // Also under a legacy profile (the revision a message claims must not switch it off).
+        r(
+            Rule::CaseVariantKey,
+            V2025_06_18,
+            ClientToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","ID":2}"#,
+        ),
+        r(
+            Rule::CaseVariantKey,
+            V2025_06_18,
+            ClientToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","param\u017f":{}}"#,
+        ),
+        r(
+            Rule::CaseVariantParam,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/call", r#""name":"greet","arguments":{},"#),
+            &req(
+                "tools/call",
+                r#""name":"greet","Name":"secretTool","arguments":{},"#,
+            ),
+        ),
+        r(
+            Rule::CaseVariantParam,
+            V2025_06_18,
+            ClientToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///a"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///a","URI":"file:///etc/passwd"}}"#,
+        ),
+        r(
+            Rule::CaseVariantKey,
+            V2025_06_18,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"m","Code":1}}"#,
+        ),
         r(
             Rule::MissingSubscriptionId,
             V2026_07_28,

@@ -92,16 +92,42 @@ pub(crate) fn check(
     }
 
     let rev = effective_revision(v, m, request.as_ref().map(|r| r.revision));
-    let strict = rev == Some(Revision::V2026_07_28);
     let dir = v.direction;
 
-    if strict && let Some(k) = m.case_variant {
+    // Case variants are rejected under every profile: the backend's parser, not the
+    // revision the message claims, decides how `"Method"` is read (trial finding: a legacy
+    // `_meta` downgraded the check away).
+    if let Some(k) = m.case_variant {
         push(
             out,
             Rule::CaseVariantKey,
             k.start().saturating_sub(1),
             format!(
                 "key {:?} differs from an envelope key only in case",
+                String::from_utf8_lossy(k.slice(m.frame))
+            ),
+        );
+    }
+    if let Some(k) = m.member_case_variant {
+        let in_params = m
+            .params
+            .is_some_and(|p| p.start() < k.start() && k.end() < p.end());
+        let (rule, object) = if in_params {
+            (Rule::CaseVariantParam, "params")
+        } else if m
+            .result
+            .is_some_and(|r| r.start() < k.start() && k.end() < r.end())
+        {
+            (Rule::CaseVariantKey, "result")
+        } else {
+            (Rule::CaseVariantKey, "error")
+        };
+        push(
+            out,
+            rule,
+            k.start().saturating_sub(1),
+            format!(
+                "key {:?} differs from an inspected {object} member only in case",
                 String::from_utf8_lossy(k.slice(m.frame))
             ),
         );

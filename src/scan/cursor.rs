@@ -73,6 +73,9 @@ pub(crate) struct Cursor<'f> {
     backend: Backend,
     max_depth: usize,
     max_number_len: usize,
+    /// The first policy error (a duplicate key) found so far; the walk goes on to the end of
+    /// the frame so that a later syntax error takes precedence (-32700 before -32600).
+    pub deferred: Option<Error>,
 }
 
 #[inline]
@@ -122,6 +125,16 @@ impl<'f> Cursor<'f> {
             backend,
             max_depth,
             max_number_len,
+            deferred: None,
+        }
+    }
+
+    /// Records a policy error to report once the frame has been read to its end (the first
+    /// one wins).
+    #[cold]
+    pub fn defer(&mut self, e: Error) {
+        if self.deferred.is_none() {
+            self.deferred = Some(e);
         }
     }
 
