@@ -104,3 +104,73 @@ fn header_record_forms() {
     assert_eq!(out[0].rule.code(), -32700);
     assert!(matches!(out[0].rule, Rule::Core(_)));
 }
+
+/// `mcpwire check --format jsonl --headers FILE` on `records`: exit status and output records
+/// (summary left out).
+fn check_headers_cli(records: &str) -> (i32, Vec<serde_json::Value>) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("h.jsonl");
+    std::fs::write(&f, records).unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("mcpwire"))
+        .args(["check", "--format", "jsonl", "--headers"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    let recs = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r.get("violations").is_some())
+        .collect();
+    (out.status.code().unwrap(), recs)
+}
+
+/// Regression (fresh-user trial): the pairs form with `Mcp-Method` twice,
+/// `[["mcp-method","tools/call"],["Mcp-Method","tools/list"]]`, and a `tools/list` body was
+/// reported valid (only the first header of a name was read). Duplicate `mcp-name` keys in
+/// the object form and duplicate `"body"` keys were read first-wins.
+#[test]
+fn cli_headers_given_twice_and_records_with_a_key_twice() {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let pv = r#"["MCP-Protocol-Version","2026-07-28"]"#;
+    let twice = format!(
+        r#"{{"headers":[{pv},["mcp-method","tools/call"],["Mcp-Method","tools/list"]],"body":{body}}}"#
+    );
+    let same = format!(
+        r#"{{"headers":[{pv},["mcp-method","tools/list"],["Mcp-Method","tools/list"]],"body":{body}}}"#
+    );
+    let (code, recs) = check_headers_cli(&format!("{twice}\n{same}\n"));
+    assert_eq!(code, 1);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    let v = &recs[0]["violations"];
+    assert_eq!(v.as_array().unwrap().len(), 1, "{v:?}");
+    assert_eq!(v[0]["kind"], "header-mismatch");
+    assert_eq!(v[0]["code"], -32020);
+    assert_eq!(
+        v[0]["message"],
+        r#"Mcp-Method header given twice with different values ("tools/call" and "tools/list")"#
+    );
+    assert_eq!(
+        recs[1]["valid"], true,
+        "identical duplicates pass: {recs:?}"
+    );
+
+    let escaped = serde_json::to_string(body).unwrap();
+    let names = format!(
+        r#"{{"method":"POST","headers":{{"mcp-protocol-version":"2026-07-28","mcp-method":"tools/list","mcp-name":"a","mcp-name":"b"}},"body":{escaped}}}"#
+    );
+    let bodies = format!(
+        r#"{{"method":"POST","headers":{{"mcp-protocol-version":"2026-07-28","mcp-method":"tools/list"}},"body":{escaped},"body":"{{}}"}}"#
+    );
+    let (code, recs) = check_headers_cli(&format!("{names}\n{bodies}\n"));
+    assert_eq!(code, 1);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    for (r, key) in recs.iter().zip(["headers.mcp-name", "body"]) {
+        let v = &r["violations"];
+        assert_eq!(v.as_array().unwrap().len(), 1, "{v:?}");
+        assert_eq!(v[0]["kind"], "invalid-header-record");
+        assert_eq!(v[0]["code"], -32600);
+        let msg = v[0]["message"].as_str().unwrap();
+        assert!(msg.contains(&format!("{key:?}")), "{msg}");
+    }
+}

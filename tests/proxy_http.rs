@@ -699,3 +699,211 @@ fn non_loopback_listen_needs_allow_remote() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--allow-remote"), "{err}");
 }
+
+/// A legacy (2025-06-18) `tools/list` request with id 1, and its result.
+const LEGACY_LIST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+const LEGACY_TOOLS: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
+
+/// POSTs `body` with `mcp-protocol-version: 2025-06-18` and, when given, `mcp-session-id`.
+async fn legacy_post(addr: SocketAddr, session: Option<&str>, body: &str) -> Got {
+    let mut h = vec![
+        ("Content-Type", "application/json"),
+        ("mcp-protocol-version", "2025-06-18"),
+    ];
+    if let Some(s) = session {
+        h.push(("mcp-session-id", s));
+    }
+    send(addr, &request("POST", "/mcp", &h, body.as_bytes(), false)).await
+}
+
+/// The HTTP statuses of [`LEGACY_LIST`] POSTed in each of `sessions` in turn.
+async fn statuses(addr: SocketAddr, sessions: &[Option<&str>]) -> Vec<u16> {
+    let mut out = Vec::new();
+    for s in sessions {
+        out.push(legacy_post(addr, *s, LEGACY_LIST).await.status);
+    }
+    out
+}
+
+/// Regression (fresh-user trial): one tracker for all clients. Sessions A, B and C each
+/// sending `tools/list` with id 1 got 200, 400, 400 ("request id 1 was already used in this
+/// session"); and after one 2026-07-28 request, legacy requests of other clients were
+/// rejected with -32602 (missing `_meta` protocolVersion).
+#[tokio::test]
+async fn sessions_keep_separate_state_keyed_by_mcp_session_id() {
+    let route: Route = Arc::new(|seen: &Seen| {
+        let body = if seen.body == CALL.as_bytes() {
+            RESULT
+        } else {
+            LEGACY_TOOLS
+        };
+        fixed("200 OK", "application/json", body.as_bytes())
+    });
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let a = proxy.addr;
+    assert_eq!(
+        statuses(a, &[Some("A"), Some("B"), Some("C")]).await,
+        [200, 200, 200],
+        "{:?}",
+        proxy.violations()
+    );
+    // Within one session a used legacy id is still rejected, and the others are unaffected.
+    let again = legacy_post(a, Some("B"), LEGACY_LIST).await;
+    assert_eq!(again.status, 400);
+    let v = again.json();
+    assert_eq!(v["id"], 1);
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already used in this session"),
+        "{v}"
+    );
+    // Requests without a session id share nothing: not with each other, not with sessions.
+    assert_eq!(statuses(a, &[None, None]).await, [200, 200]);
+    // A 2026-07-28 request (no session) leaves legacy sessions legacy.
+    let got = send(
+        a,
+        &request("POST", "/mcp", CALL_HEADERS, CALL.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.status, 200, "{:?}", proxy.violations());
+    assert_eq!(statuses(a, &[Some("D"), None]).await, [200, 200]);
+    let viol = proxy.violations();
+    assert_eq!(viol.len(), 1, "only B's reused id: {viol:?}");
+    assert_eq!(viol[0]["kind"], "reused-request-id");
+}
+
+/// `--max-sessions 2`: the state of two sessions is kept; a third evicts the least recently
+/// used one, whose id 1 is then fresh again.
+#[tokio::test]
+async fn session_cap_evicts_the_least_recently_used_at_the_boundary() {
+    let up = Upstream::start(json_route(LEGACY_TOOLS)).await;
+    let proxy = ProxyProc::start(up.addr, &["--max-sessions", "2"]);
+    let a = proxy.addr;
+    // At the cap (2): both kept, so A's id 1 is still known (and A becomes the most recent).
+    assert_eq!(
+        statuses(a, &[Some("A"), Some("B"), Some("A")]).await,
+        [200, 200, 400]
+    );
+    let notes = |p: &ProxyProc| {
+        p.records()
+            .into_iter()
+            .filter(|r| r["event"] == "note")
+            .count()
+    };
+    assert_eq!(notes(&proxy), 0);
+    // cap + 1: C evicts B (least recently used), not A.
+    assert_eq!(statuses(a, &[Some("C"), Some("A")]).await, [200, 400]);
+    // B starts over (evicting C), C starts over too.
+    assert_eq!(statuses(a, &[Some("B"), Some("C")]).await, [200, 200]);
+    let rec = proxy.records();
+    let note: Vec<_> = rec.iter().filter(|r| r["event"] == "note").collect();
+    assert_eq!(note.len(), 1, "eviction noted once: {rec:?}");
+    assert!(
+        note[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--max-sessions 2")
+    );
+}
+
+/// A DELETE of the session that the upstream accepts drops its state; one it refuses (405)
+/// keeps it.
+#[tokio::test]
+async fn delete_drops_the_session_state() {
+    let route: Route = Arc::new(|seen: &Seen| match seen.method.as_str() {
+        "DELETE" if seen.header("mcp-session-id") == Some("keep") => {
+            fixed("405 Method Not Allowed", "text/plain", b"no")
+        }
+        "DELETE" => fixed("204 No Content", "text/plain", b""),
+        _ => fixed("200 OK", "application/json", LEGACY_TOOLS.as_bytes()),
+    });
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let a = proxy.addr;
+    assert_eq!(statuses(a, &[Some("S"), Some("keep")]).await, [200, 200]);
+    for (s, status) in [("S", 204), ("keep", 405)] {
+        let got = send(
+            a,
+            &request("DELETE", "/mcp", &[("Mcp-Session-Id", s)], b"", false),
+        )
+        .await;
+        assert_eq!(got.status, status);
+    }
+    assert_eq!(statuses(a, &[Some("S"), Some("keep")]).await, [200, 400]);
+}
+
+/// The state of a sessionless `initialize` becomes the session's when the upstream names one
+/// in its response: the session's later requests are judged in its context (here: the
+/// initialize request's id 1 is used).
+#[tokio::test]
+async fn initialize_state_is_adopted_by_the_session_the_server_names() {
+    const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    const INIT_RESULT: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#;
+    let route: Route = Arc::new(|seen: &Seen| {
+        if seen.body == INIT.as_bytes() {
+            let mut first = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nmcp-session-id: S1\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                INIT_RESULT.len()
+            )
+            .into_bytes();
+            first.extend_from_slice(INIT_RESULT.as_bytes());
+            Answer {
+                first,
+                gate: None,
+                rest: Vec::new(),
+            }
+        } else {
+            fixed("200 OK", "application/json", LEGACY_TOOLS.as_bytes())
+        }
+    });
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let got = legacy_post(proxy.addr, None, INIT).await;
+    assert_eq!(got.status, 200);
+    assert_eq!(got.header("mcp-session-id"), Some("S1"));
+    // Id 1 was the initialize request's in S1; another session may use it.
+    assert_eq!(
+        statuses(proxy.addr, &[Some("S1"), Some("S2")]).await,
+        [400, 200],
+        "{:?}",
+        proxy.violations()
+    );
+}
+
+/// Regression (fresh-user trial): `-H 'mcp-method: tools/list' -H 'Mcp-Method: tools/call'`
+/// with a `tools/list` body was forwarded (200, the upstream got both values).
+#[tokio::test]
+async fn mirrored_header_given_twice_with_different_values_is_400() {
+    let up = Upstream::start(json_route(RESULT)).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let list = r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("mcp-method", "tools/list"),
+        ("Mcp-Method", "tools/call"),
+    ];
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", &headers, list.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.status, 400);
+    let v = got.json();
+    assert_eq!(v["error"]["code"], -32020);
+    assert_eq!(v["id"], 7);
+    assert!(up.seen().is_empty(), "upstream was called");
+    let viol = proxy.violations();
+    assert_eq!(viol.len(), 1, "{viol:?}");
+    assert_eq!(viol[0]["kind"], "header-mismatch");
+    assert!(
+        viol[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("given twice with different values"),
+        "{viol:?}"
+    );
+}

@@ -14,6 +14,7 @@
 pub mod http;
 pub mod judge;
 pub mod log;
+pub mod sessions;
 pub mod stdio;
 
 use std::io;

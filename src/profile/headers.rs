@@ -61,11 +61,58 @@ pub fn decode_header_value(v: &str) -> Result<Cow<'_, str>, &'static str> {
     }
 }
 
-fn find<'h>(headers: &[(&str, &'h str)], name: &str) -> Option<&'h str> {
-    headers
+/// Two occurrences of one mirrored header whose values differ: the first value and the
+/// first that differs from it.
+type Conflict<'h> = (&'h str, &'h str);
+
+/// The value of header `name` (compared case-insensitively), or the first two values that
+/// differ when the header is given more than once (`same` decides; identical duplicates are
+/// one value). A sender that repeats a mirrored header with another value has no single
+/// value to mirror, and an intermediary may pick either one.
+fn find<'h>(
+    headers: &[(&str, &'h str)],
+    name: &str,
+    same: fn(&str, &str) -> bool,
+) -> Result<Option<&'h str>, Conflict<'h>> {
+    let mut values = headers
         .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, v)| *v)
+        .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| *v);
+    let Some(first) = values.next() else {
+        return Ok(None);
+    };
+    match values.find(|v| !same(first, v)) {
+        Some(other) => Err((first, other)),
+        None => Ok(Some(first)),
+    }
+}
+
+/// Values compared after trimming spaces and tabs (`MCP-Protocol-Version`, `Mcp-Method`).
+fn same_trimmed(a: &str, b: &str) -> bool {
+    trim(a) == trim(b)
+}
+
+/// Values compared after decoding the Base64 sentinel (`Mcp-Name`, `Mcp-Param-*`); values
+/// that do not decode compare trimmed.
+fn same_decoded(a: &str, b: &str) -> bool {
+    match (decode_header_value(a), decode_header_value(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => same_trimmed(a, b),
+    }
+}
+
+/// Reports header `label` given twice with different values.
+fn push_twice(out: &mut Vec<Violation>, label: &str, offset: usize, (a, b): Conflict<'_>) {
+    push(
+        out,
+        Rule::HeaderMismatch,
+        offset,
+        format!(
+            "{label} header given twice with different values ({:?} and {:?})",
+            trim(a),
+            trim(b)
+        ),
+    );
 }
 
 /// Checks the mirrored headers of one Streamable HTTP POST against its body's envelope,
@@ -103,7 +150,12 @@ pub(crate) fn check_msg(
         return;
     }
     let request = m.shape == Shape::Request;
-    let hv = find(headers, "mcp-protocol-version").map(trim);
+    let pv_header = find(headers, "mcp-protocol-version", same_trimmed);
+    // Two different values: the era is modern when either is.
+    let hv = match pv_header {
+        Ok(v) => v.map(trim),
+        Err((a, b)) => Some(trim(a).max(trim(b))),
+    };
     let pv_span = m.meta_get(meta::PROTOCOL_VERSION);
     let body_pv = pv_span.and_then(|s| m.str_at(s));
     let modern = hv.is_some_and(|v| v >= MODERN) || body_pv.as_deref().is_some_and(|v| v >= MODERN);
@@ -114,14 +166,15 @@ pub(crate) fn check_msg(
 
     // MCP-Protocol-Version.
     let pv_off = pv_span.map_or(moff, |s| s.start());
-    match (hv, body_pv.as_deref()) {
-        (None, _) if request => push(
+    match (pv_header, hv, body_pv.as_deref()) {
+        (Err(c), _, _) => push_twice(out, "MCP-Protocol-Version", pv_off, c),
+        (_, None, _) if request => push(
             out,
             Rule::HeaderMissing,
             pv_off,
             "MCP-Protocol-Version header is missing",
         ),
-        (Some(h), Some(b)) if h != b => push(
+        (_, Some(h), Some(b)) if h != b => push(
             out,
             Rule::HeaderMismatch,
             pv_off,
@@ -132,20 +185,21 @@ pub(crate) fn check_msg(
 
     // Mcp-Method.
     let method = m.method.as_deref().unwrap_or("");
-    match find(headers, "mcp-method").map(trim) {
-        None if request => push(
+    match find(headers, "mcp-method", same_trimmed) {
+        Err(c) => push_twice(out, "Mcp-Method", moff, c),
+        Ok(None) if request => push(
             out,
             Rule::HeaderMissing,
             moff,
             "Mcp-Method header is missing",
         ),
-        Some(h) if h != method => push(
+        Ok(Some(h)) if trim(h) != method => push(
             out,
             Rule::HeaderMismatch,
             moff,
-            format!("Mcp-Method {h:?} does not match method {method:?}"),
+            format!("Mcp-Method {:?} does not match method {method:?}", trim(h)),
         ),
-        _ => {}
+        Ok(_) => {}
     }
 
     // Mcp-Name.
@@ -155,21 +209,22 @@ pub(crate) fn check_msg(
         m if m.starts_with("tasks/") => Some("taskId"),
         _ => None,
     };
-    let name_header = find(headers, "mcp-name");
+    let name_header = find(headers, "mcp-name", same_decoded);
     if let Some(field) = target {
         let body = m.param(field);
         let body_s = body.and_then(|s| m.str_at(s));
         let off = body.map_or(moff, |s| s.start());
         let task = field == "taskId";
         match (name_header, body_s) {
-            (None, Some(_)) if !task || request => push(
+            (Err(c), _) => push_twice(out, "Mcp-Name", off, c),
+            (Ok(None), Some(_)) if !task || request => push(
                 out,
                 Rule::HeaderMissing,
                 off,
                 format!("Mcp-Name header is missing (body params.{field} is present)"),
             ),
-            (None, _) => {}
-            (Some(h), b) => match decode_header_value(h) {
+            (Ok(None), _) => {}
+            (Ok(Some(h)), b) => match decode_header_value(h) {
                 Err(e) => push(out, Rule::HeaderInvalid, off, format!("Mcp-Name: {e}")),
                 Ok(d) => match b {
                     Some(b) if *d == *b => {}
@@ -188,20 +243,38 @@ pub(crate) fn check_msg(
                 },
             },
         }
-    } else if let Some(h) = name_header
-        && let Err(e) = decode_header_value(h)
-    {
-        push(out, Rule::HeaderInvalid, moff, format!("Mcp-Name: {e}"));
+    } else {
+        match name_header {
+            Err(c) => push_twice(out, "Mcp-Name", moff, c),
+            Ok(Some(h)) => {
+                if let Err(e) = decode_header_value(h) {
+                    push(out, Rule::HeaderInvalid, moff, format!("Mcp-Name: {e}"));
+                }
+            }
+            Ok(None) => {}
+        }
     }
 
-    // Mcp-Param-*: every present one must decode.
-    for (n, v) in headers {
+    // Mcp-Param-*: every present one must decode, and one given twice must keep its value.
+    for (i, (n, v)) in headers.iter().enumerate() {
         // `get` rather than indexing: a header name may hold multi-byte characters.
         let Some(rest) = n.get(10..) else { continue };
-        if n.get(..10)
+        if !n
+            .get(..10)
             .is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"))
-            && !rest.is_empty()
-            && !params.iter().any(|p| p.header.eq_ignore_ascii_case(rest))
+            || rest.is_empty()
+        {
+            continue;
+        }
+        // Each name is judged once, at its first occurrence.
+        if headers[..i].iter().any(|(e, _)| e.eq_ignore_ascii_case(n)) {
+            continue;
+        }
+        if let Err(c) = find(&headers[i..], n, same_decoded) {
+            push_twice(out, n, moff, c);
+            continue;
+        }
+        if !params.iter().any(|p| p.header.eq_ignore_ascii_case(rest))
             && let Err(e) = decode_header_value(v)
         {
             push(out, Rule::HeaderInvalid, moff, format!("{n}: {e}"));
@@ -216,7 +289,10 @@ pub(crate) fn check_msg(
                 .try_fold(a, |cur, key| msg::get(m.frame, cur, key))
         });
         let value = value.filter(|s| m.kind_at(*s) != Some(Kind::Null));
-        let header = find(headers, &hname);
+        // A value given twice with different values was reported above.
+        let Ok(header) = find(headers, &hname, same_decoded) else {
+            continue;
+        };
         let off = value.or(args).map_or(moff, |s| s.start());
         match (header, value) {
             (None, None) => {}
@@ -306,6 +382,21 @@ pub enum HeaderRecordError {
     /// The line is JSON but not a `{headers, body}` record.
     #[error("record is not a {{headers, body}} object: {0}")]
     Shape(&'static str),
+    /// A key appears twice in the record object or in its `headers` object (which one
+    /// counts would be a guess); the key as written after unescaping, `headers.` prefixed
+    /// for a header name.
+    #[error("record has the key {0:?} twice")]
+    DuplicateKey(String),
+}
+
+/// The first key that appears twice among the members of the object at `span` (keys
+/// compared after unescaping, case-sensitively as JSON keys are).
+fn duplicate_key(line: &[u8], span: Span) -> Option<String> {
+    let mut seen = std::collections::HashSet::new();
+    crate::envelope::members(line, span)
+        .map(|m| m.key)
+        .find(|k| !seen.insert(k.clone()))
+        .map(std::borrow::Cow::into_owned)
 }
 
 impl HeaderRecord {
@@ -314,7 +405,8 @@ impl HeaderRecord {
     /// # Errors
     /// [`HeaderRecordError::Json`] when the line is not JSON, [`HeaderRecordError::Shape`]
     /// when `headers` is neither an object of strings nor an array of `[name, value]` string
-    /// pairs, or `body` is absent from a POST record.
+    /// pairs, or `body` is absent from a POST record, [`HeaderRecordError::DuplicateKey`]
+    /// when the record or its `headers` object has a key twice.
     pub fn parse(line: &[u8]) -> Result<Self, HeaderRecordError> {
         let v: serde_json::Value = serde_json::from_slice(line)?;
         let obj = v
@@ -367,9 +459,15 @@ impl HeaderRecord {
             .rposition(|c| !c.is_ascii_whitespace())
             .map_or(start, |e| e + 1);
         let root = Span::new(start, end.max(start));
+        if let Some(k) = duplicate_key(line, root) {
+            return Err(HeaderRecordError::DuplicateKey(k));
+        }
         if let Some(hs) = msg::get(line, root, "headers")
             && msg::kind(line, hs) == Some(Kind::Object)
         {
+            if let Some(k) = duplicate_key(line, hs) {
+                return Err(HeaderRecordError::DuplicateKey(format!("headers.{k}")));
+            }
             headers = crate::envelope::members(line, hs)
                 .filter_map(|m| {
                     Some((
@@ -441,4 +539,163 @@ pub fn check_header_record(
         }
     }
     Ok(rec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 2026-07-28 `tools/list` request.
+    const LIST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// A 2026-07-28 `tools/call` of tool `echo` with argument `region`.
+    const CALL: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"region":"eu"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+
+    fn check(body: &str, headers: &[(&str, &str)], params: &[ParamBinding]) -> Vec<Violation> {
+        let env = crate::envelope::parse(body.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        check_headers_with_params(headers, &env, params, &mut out);
+        out
+    }
+
+    fn rules(out: &[Violation]) -> Vec<&'static str> {
+        out.iter().map(|v| v.rule.name()).collect()
+    }
+
+    /// Regression (fresh-user trial): `-H 'mcp-method: tools/list' -H 'Mcp-Method: tools/call'`
+    /// with a `tools/list` body passed, because only the first header of a name was read.
+    #[test]
+    fn mcp_method_twice_with_different_values_is_a_mismatch() {
+        let pv = ("MCP-Protocol-Version", "2026-07-28");
+        for pair in [
+            [("mcp-method", "tools/list"), ("Mcp-Method", "tools/call")],
+            [("mcp-method", "tools/call"), ("Mcp-Method", "tools/list")],
+        ] {
+            let out = check(LIST, &[pv, pair[0], pair[1]], &[]);
+            assert_eq!(rules(&out), ["header-mismatch"], "{pair:?}: {out:?}");
+            let (a, b) = (pair[0].1, pair[1].1);
+            assert_eq!(
+                out[0].message,
+                format!("Mcp-Method header given twice with different values ({a:?} and {b:?})")
+            );
+            assert_eq!(out[0].rule.code(), -32020);
+        }
+        // Identical duplicates (case of the name, surrounding blanks) are one value.
+        let out = check(
+            LIST,
+            &[
+                pv,
+                ("mcp-method", "tools/list"),
+                ("Mcp-Method", " tools/list"),
+            ],
+            &[],
+        );
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn protocol_version_twice_with_different_values_is_a_mismatch() {
+        let h = [
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("mcp-protocol-version", "2025-06-18"),
+            ("Mcp-Method", "tools/list"),
+        ];
+        let out = check(LIST, &h, &[]);
+        assert_eq!(rules(&out), ["header-mismatch"], "{out:?}");
+        assert!(
+            out[0]
+                .message
+                .starts_with("MCP-Protocol-Version header given twice")
+        );
+        // The body's version sits first: still judged as modern (either value is).
+        let h = [h[1], h[0], h[2]];
+        assert_eq!(rules(&check(LIST, &h, &[])), ["header-mismatch"]);
+        let same = [h[1], ("mcp-protocol-version", "2026-07-28"), h[2]];
+        assert!(check(LIST, &same, &[]).is_empty());
+    }
+
+    #[test]
+    fn mcp_name_and_param_twice_with_different_values_are_mismatches() {
+        let base = [
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+        ];
+        let bind = [ParamBinding {
+            header: "Region".into(),
+            path: vec!["region".into()],
+        }];
+        let with = |extra: &[(&'static str, &'static str)]| {
+            let mut h = base.to_vec();
+            h.extend_from_slice(extra);
+            h
+        };
+        let ok = with(&[("Mcp-Name", "echo"), ("Mcp-Param-Region", "eu")]);
+        assert!(check(CALL, &ok, &bind).is_empty());
+
+        let h = with(&[
+            ("Mcp-Name", "echo"),
+            ("mcp-name", "other"),
+            ("Mcp-Param-Region", "eu"),
+        ]);
+        let out = check(CALL, &h, &bind);
+        assert_eq!(rules(&out), ["header-mismatch"], "{out:?}");
+        assert!(out[0].message.starts_with("Mcp-Name header given twice"));
+        // The same name in its Base64 form is the same value.
+        let h = with(&[
+            ("Mcp-Name", "echo"),
+            ("mcp-name", "=?base64?ZWNobw==?="),
+            ("Mcp-Param-Region", "eu"),
+        ]);
+        assert!(check(CALL, &h, &bind).is_empty());
+
+        // A bound parameter and an unbound one, each given twice.
+        let h = with(&[
+            ("Mcp-Name", "echo"),
+            ("Mcp-Param-Region", "eu"),
+            ("mcp-param-region", "us"),
+        ]);
+        let out = check(CALL, &h, &bind);
+        assert_eq!(rules(&out), ["header-mismatch"], "{out:?}");
+        assert!(
+            out[0]
+                .message
+                .starts_with("Mcp-Param-Region header given twice")
+        );
+        let h = with(&[
+            ("Mcp-Name", "echo"),
+            ("Mcp-Param-Region", "eu"),
+            ("Mcp-Param-Zone", "a"),
+            ("MCP-PARAM-ZONE", "b"),
+            ("mcp-param-zone", "c"),
+        ]);
+        let out = check(CALL, &h, &bind);
+        assert_eq!(rules(&out), ["header-mismatch"], "reported once: {out:?}");
+    }
+
+    #[test]
+    fn records_with_a_key_twice_are_rejected() {
+        let body = r#""{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}""#;
+        let two_names = format!(
+            r#"{{"method":"POST","headers":{{"mcp-name":"a","mcp-name":"b"}},"body":{body}}}"#
+        );
+        match HeaderRecord::parse(two_names.as_bytes()) {
+            Err(HeaderRecordError::DuplicateKey(k)) => assert_eq!(k, "headers.mcp-name"),
+            other => panic!("{other:?}"),
+        }
+        let two_bodies = format!(r#"{{"headers":{{}},"body":{body},"body":"{{}}"}}"#);
+        match HeaderRecord::parse(two_bodies.as_bytes()) {
+            Err(HeaderRecordError::DuplicateKey(k)) => assert_eq!(k, "body"),
+            other => panic!("{other:?}"),
+        }
+        // Keys equal after unescaping are the same key; names differing in case are not.
+        let escaped = format!(r#"{{"headers":{{}},"body":{body},"b\u006fdy":"{{}}"}}"#);
+        assert!(matches!(
+            HeaderRecord::parse(escaped.as_bytes()),
+            Err(HeaderRecordError::DuplicateKey(_))
+        ));
+        let cases = format!(r#"{{"headers":{{"mcp-name":"a","Mcp-Name":"a"}},"body":{body}}}"#);
+        assert_eq!(
+            HeaderRecord::parse(cases.as_bytes()).unwrap().headers.len(),
+            2
+        );
+    }
 }

@@ -443,6 +443,10 @@ impl Session {
     pub fn tracker(&self) -> &Tracker {
         &self.tracker
     }
+    /// The tracker, to declare what it does not see ([`Tracker::set_partial`]).
+    pub fn tracker_mut(&mut self) -> &mut Tracker {
+        &mut self.tracker
+    }
     /// Checks one envelope that flowed in `dir`; `Direction::Unknown` skips tracking.
     pub fn check(&mut self, dir: Direction, env: &Envelope<'_>, out: &mut Vec<Violation>) {
         let m = msg::Msg::from_envelope(env);

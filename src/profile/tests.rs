@@ -389,6 +389,33 @@ fn tracker_rules() {
     );
 }
 
+/// `set_partial(ServerToClient)` (proxy http: server requests on unvalidated GET streams):
+/// a client response to an unseen request is not reported; a server response still is, and
+/// the mark survives a legacy `initialize` (reset).
+#[test]
+fn partial_tracker_does_not_report_responses_to_unseen_requests() {
+    let mut t = Tracker::new(4);
+    t.set_partial(Direction::ServerToClient);
+    let p = Profile::Legacy;
+    let mut c = Validator::new(p, Direction::ClientToServer);
+    let mut s = Validator::new(p, Direction::ServerToClient);
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let init = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    assert!(judge(&mut c, Some((&mut t, c2s)), init).is_empty());
+    assert!(t.is_partial(s2c) && !t.is_partial(c2s));
+    let answer = br#"{"jsonrpc":"2.0","id":9,"result":{}}"#;
+    assert!(judge(&mut c, Some((&mut t, c2s)), answer).is_empty());
+    assert_eq!(
+        rules_of(&judge(&mut s, Some((&mut t, s2c)), answer)),
+        [Rule::UnknownResponseId]
+    );
+    let mut whole = Tracker::new(4);
+    assert_eq!(
+        rules_of(&judge(&mut c, Some((&mut whole, c2s)), answer)),
+        [Rule::UnknownResponseId]
+    );
+}
+
 fn rules_of(v: &[Violation]) -> Vec<Rule> {
     v.iter().map(|v| v.rule).collect()
 }

@@ -68,9 +68,11 @@ pub(crate) enum Response {
         /// The request's `_meta` client capabilities declared the Tasks extension.
         tasks_declared: bool,
     },
-    /// No such request in flight (and nothing was evicted, so the verdict is sure).
+    /// No such request in flight (and nothing was evicted or unseen, so the verdict is
+    /// sure).
     Unknown,
-    /// Not judged (the table has evicted entries, so the request may have been dropped).
+    /// Not judged (the table has evicted entries, or requests of that sender may pass
+    /// unseen: the request may have been dropped or never seen).
     NotTracked,
 }
 
@@ -88,6 +90,10 @@ pub struct Tracker {
     client: Side,
     server: Side,
     evicted: u64,
+    /// Set by [`Tracker::set_partial`]: requests the client / the server sent may not all
+    /// pass this tracker.
+    partial_client: bool,
+    partial_server: bool,
 }
 
 impl Tracker {
@@ -98,6 +104,28 @@ impl Tracker {
             client: Side::default(),
             server: Side::default(),
             evicted: 0,
+            partial_client: false,
+            partial_server: false,
+        }
+    }
+    /// Declares that requests flowing in `requests` may not all pass this tracker (e.g. on
+    /// Streamable HTTP a proxy that does not validate `GET` streams never sees the server's
+    /// requests sent on them): a response to such a request whose id matches no tracked
+    /// request is then not reported, as after an eviction. Kept across [`Tracker::reset`]
+    /// (it describes what the observer sees, not the session).
+    pub fn set_partial(&mut self, requests: Direction) {
+        match requests {
+            Direction::ClientToServer => self.partial_client = true,
+            Direction::ServerToClient => self.partial_server = true,
+            Direction::Unknown => {}
+        }
+    }
+    /// True after [`Tracker::set_partial`] for `requests`.
+    pub fn is_partial(&self, requests: Direction) -> bool {
+        match requests {
+            Direction::ClientToServer => self.partial_client,
+            Direction::ServerToClient => self.partial_server,
+            Direction::Unknown => false,
         }
     }
     /// Requests the sender on `dir`'s side has in flight (`0` for `Unknown`).
@@ -183,7 +211,7 @@ impl Tracker {
 
     /// Matches a response sent on `dir` against the peer's in-flight requests.
     pub(crate) fn on_response(&mut self, dir: Direction, key: &str) -> Response {
-        let evicted = self.evicted;
+        let sure = self.evicted == 0 && !self.is_partial(dir.reverse());
         let max = self.max;
         let Some(side) = self.side(dir.reverse()) else {
             return Response::NotTracked;
@@ -199,7 +227,7 @@ impl Tracker {
                     tasks_declared: e.tasks_declared,
                 }
             }
-            None if evicted == 0 => Response::Unknown,
+            None if sure => Response::Unknown,
             None => Response::NotTracked,
         }
     }

@@ -23,6 +23,33 @@
 //! * Everything else (`GET` streams, `DELETE`, other paths, other methods) is forwarded
 //!   untouched both ways, without validation.
 //!
+//! # Sessions
+//!
+//! Protocol state (the request-id tracker, the negotiated revision, declared extensions) is
+//! kept per session, never across clients:
+//!
+//! * A request with an `Mcp-Session-Id` header (legacy Streamable HTTP) is judged with the
+//!   state of that session id (all its values joined with `", "` when the header is repeated),
+//!   and the response to it with the same state. A session id the proxy has no state for (it
+//!   started before the proxy, or its state was evicted) starts with fresh state.
+//! * A request without `Mcp-Session-Id` (every 2026-07-28 request, and legacy servers that
+//!   issue no session ids) is judged on its own, with fresh state that lives only as long as
+//!   that request and its response: a stateless client's requests cannot be told apart from
+//!   another client's, so nothing is carried between them (no per-connection state either;
+//!   clients and intermediaries pool and share connections). When the response to such a
+//!   request carries `Mcp-Session-Id` (the `InitializeResult` of a legacy `initialize`), that
+//!   state becomes the session's, so the session's later requests are judged in its context.
+//! * At most `--max-sessions` sessions (default 1024) are kept; when a new one would exceed
+//!   that, the least recently used session's state is dropped (noted once in the log); its
+//!   later requests start again with fresh state. `--max-sessions 0` keeps none.
+//! * A session's state is dropped when the upstream answers a `DELETE` of the endpoint with
+//!   that session id with a 2xx status (the session ended), or answers any request of that
+//!   session on the endpoint with 404 (the session expired; the client re-initialises).
+//! * `GET` streams are not validated, so server-to-client requests sent on them pass unseen:
+//!   a response the client POSTs whose id matches no request the proxy saw is not reported
+//!   as `unknown-response-id` (nor is it after fresh state). Responses of the server are
+//!   always matched: they answer the request of their own POST.
+//!
 //! `--monitor` forwards rejected bodies too (oversize ones included, streamed on as they
 //! arrive). The proxy runs until SIGINT / SIGTERM (Ctrl-C off Unix), then writes the summary
 //! record and exits 0. Upstream failures are answered 502 and logged as `note` records.
@@ -46,12 +73,13 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use mcpwire::codec::FrameFault;
 use mcpwire::framing::sse::{LINE_OVERHEAD, SseFramer};
 use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, FrameError, FrameErrorKind, Status};
-use mcpwire::profile::Direction;
+use mcpwire::profile::{Direction, Profile, Session};
 use mcpwire::{Limits, Parser};
 use serde::Serialize;
 
 use super::judge::{Action, Judge};
 use super::log::Log;
+use super::sessions::{self, SessionTable, SharedSession};
 use super::{CommonProxyArgs, Signals};
 
 /// The body type of everything the proxy sends (to the client and to the upstream).
@@ -76,7 +104,18 @@ pub struct HttpArgs {
     /// Allow a non-loopback `--listen` address (the proxy has no authentication of its own).
     #[arg(long)]
     allow_remote: bool,
+    /// Sessions (`Mcp-Session-Id` values) whose protocol state is kept; beyond that the least
+    /// recently used session's state is dropped. 0 keeps none (every request is judged on
+    /// its own).
+    #[arg(long, default_value_t = DEFAULT_MAX_SESSIONS, value_name = "N")]
+    max_sessions: usize,
 }
+
+/// Default `--max-sessions`.
+pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+
+/// The `Mcp-Session-Id` request and response header.
+const SESSION_ID: &str = "mcp-session-id";
 
 fn parse_upstream(s: &str) -> Result<Uri, String> {
     let uri: Uri = s.parse().map_err(|e| format!("not a URL: {e}"))?;
@@ -129,6 +168,7 @@ struct Start<'a> {
     monitor: bool,
     max_body_bytes: usize,
     max_frame_bytes: usize,
+    max_sessions: usize,
 }
 
 #[derive(Serialize)]
@@ -146,12 +186,20 @@ struct Proxy {
     endpoint: String,
     client: Client<HttpConnector, ProxyBody>,
     judge: Mutex<Judge>,
+    /// Session state by `Mcp-Session-Id`. Lock order: the table alone (never while a session
+    /// or the judge is locked), or a session then the judge.
+    sessions: Mutex<SessionTable>,
+    /// The eviction note was written.
+    eviction_noted: std::sync::atomic::AtomicBool,
+    profile: Profile,
+    max_in_flight: usize,
     /// Client-to-server parser (frame limit `--max-body-bytes`).
     c2s: Parser,
     /// Server-to-client parser (frame limit `--max-frame-bytes`).
     s2c: Parser,
     max_body: usize,
     max_frame: usize,
+    max_sessions: usize,
 }
 
 impl Proxy {
@@ -165,6 +213,55 @@ impl Proxy {
             message,
         });
     }
+
+    fn sessions(&self) -> std::sync::MutexGuard<'_, SessionTable> {
+        self.sessions.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Fresh session state. Server-to-client requests on `GET` streams pass unseen.
+    fn fresh_session(&self) -> Session {
+        let mut s = Session::new(self.profile, self.max_in_flight);
+        s.tracker_mut().set_partial(Direction::ServerToClient);
+        s
+    }
+
+    /// The state a request with headers `h` is judged with: its session's, or fresh state
+    /// of its own when it names no session.
+    fn session_for(&self, h: &HeaderMap) -> SharedSession {
+        let Some(key) = session_key(h) else {
+            return sessions::share(self.fresh_session());
+        };
+        let (s, evicted) = {
+            let mut t = self.sessions();
+            let s = t.get_or_insert_with(&key, || self.fresh_session());
+            (s, t.evicted())
+        };
+        if evicted > 0
+            && !self
+                .eviction_noted
+                .swap(true, std::sync::atomic::Ordering::Relaxed)
+        {
+            self.note(&format!(
+                "session table full (--max-sessions {}): evicting the least recently used \
+                 session's state (noted once)",
+                self.max_sessions
+            ));
+        }
+        s
+    }
+}
+
+/// The session a request or response names: its `Mcp-Session-Id` values, joined with `", "`
+/// when repeated (as one field value, RFC 9110 §5.3); `None` without one.
+fn session_key(h: &HeaderMap) -> Option<String> {
+    let mut values = h.get_all(SESSION_ID).iter();
+    let first = values.next()?;
+    let mut key = String::from_utf8_lossy(first.as_bytes()).into_owned();
+    for v in values {
+        key.push_str(", ");
+        key.push_str(&String::from_utf8_lossy(v.as_bytes()));
+    }
+    Some(key)
 }
 
 async fn serve(args: HttpArgs) -> io::Result<u8> {
@@ -184,6 +281,7 @@ async fn serve(args: HttpArgs) -> io::Result<u8> {
         monitor: c.monitor,
         max_body_bytes: args.max_body_bytes,
         max_frame_bytes: c.max_frame_bytes,
+        max_sessions: args.max_sessions,
     });
     let mut connector = HttpConnector::new();
     connector.set_nodelay(true);
@@ -201,6 +299,11 @@ async fn serve(args: HttpArgs) -> io::Result<u8> {
         endpoint,
         client: Client::builder(TokioExecutor::new()).build(connector),
         judge: Mutex::new(Judge::new(c.profile, c.max_in_flight, log, c.monitor).http_replies()),
+        sessions: Mutex::new(SessionTable::new(args.max_sessions)),
+        eviction_noted: std::sync::atomic::AtomicBool::new(false),
+        profile: c.profile,
+        max_in_flight: c.max_in_flight,
+        max_sessions: args.max_sessions,
         c2s: Parser::with_limits(Limits {
             max_frame_len: args.max_body_bytes,
             ..Limits::DEFAULT
@@ -299,7 +402,7 @@ async fn handle(p: Arc<Proxy>, req: Request<Incoming>) -> Result<Response<ProxyB
         return Ok(handle_post(p, req).await);
     }
     let (parts, body) = req.into_parts();
-    Ok(forward(&p, parts, body.boxed(), false).await)
+    Ok(forward(&p, parts, body.boxed(), None).await)
 }
 
 /// The response to a rejected POST body.
@@ -316,15 +419,18 @@ fn reply(action: Action) -> Option<Response<ProxyBody>> {
     }
 }
 
-/// Judges an oversize body (`len` bytes known so far); returns the response when rejected.
-fn judge_oversize(p: &Proxy, len: u64) -> Option<Response<ProxyBody>> {
+/// Judges an oversize body (`len` bytes known so far) of `session`; returns the response
+/// when rejected.
+fn judge_oversize(p: &Proxy, session: &SharedSession, len: u64) -> Option<Response<ProxyBody>> {
     let e = FrameError::new(
         FrameErrorKind::FrameTooLarge,
         0,
         1,
         len.min(usize::MAX as u64) as usize,
     );
+    let mut s = sessions::lock(session);
     let action = p.judge().judge(
+        &mut s,
         Direction::ClientToServer,
         0,
         &[],
@@ -336,6 +442,7 @@ fn judge_oversize(p: &Proxy, len: u64) -> Option<Response<ProxyBody>> {
 
 async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBody> {
     let (parts, mut body) = req.into_parts();
+    let session = p.session_for(&parts.headers);
     let declared = parts
         .headers
         .get(header::CONTENT_LENGTH)
@@ -344,11 +451,11 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
     if let Some(len) = declared
         && len > p.max_body as u64
     {
-        if let Some(r) = judge_oversize(&p, len) {
+        if let Some(r) = judge_oversize(&p, &session, len) {
             return r;
         }
         // --monitor: stream it on as it comes.
-        return forward(&p, parts, body.boxed(), true).await;
+        return forward(&p, parts, body.boxed(), Some(session)).await;
     }
     let mut buf = BytesMut::with_capacity(declared.unwrap_or(0).min(p.max_body as u64) as usize);
     while let Some(frame) = body.frame().await {
@@ -362,7 +469,7 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
         if let Ok(data) = frame.into_data() {
             if buf.len() + data.len() > p.max_body {
                 let seen = (buf.len() + data.len()) as u64;
-                if let Some(r) = judge_oversize(&p, seen) {
+                if let Some(r) = judge_oversize(&p, &session, seen) {
                     return r;
                 }
                 buf.extend_from_slice(&data);
@@ -370,7 +477,7 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
                     prefix: Some(buf.freeze()),
                     rest: body,
                 };
-                return forward(&p, parts, prefixed.boxed(), true).await;
+                return forward(&p, parts, prefixed.boxed(), Some(session)).await;
             }
             buf.extend_from_slice(&data);
         }
@@ -384,23 +491,34 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
             .collect();
         let pairs: Vec<(&str, &str)> = pairs.iter().map(|(n, v)| (*n, v.as_ref())).collect();
         let parsed = p.c2s.parse(&bytes).map_err(FrameFault::Envelope);
-        p.judge()
-            .judge(Direction::ClientToServer, 0, &bytes, parsed, Some(&pairs))
+        let mut s = sessions::lock(&session);
+        p.judge().judge(
+            &mut s,
+            Direction::ClientToServer,
+            0,
+            &bytes,
+            parsed,
+            Some(&pairs),
+        )
     };
     if let Some(r) = reply(action) {
         return r;
     }
-    forward(&p, parts, full(bytes), true).await
+    forward(&p, parts, full(bytes), Some(session)).await
 }
 
-/// Sends the request upstream and streams the response back; `tap` validates the response
-/// body as server-to-client messages.
+/// Sends the request upstream and streams the response back; with `tap` (the request's
+/// session) the response body is validated as that session's server-to-client messages.
+/// Keeps the session table in step with the upstream's answer (see the module docs).
 async fn forward(
     p: &Arc<Proxy>,
     mut parts: hyper::http::request::Parts,
     body: ProxyBody,
-    tap: bool,
+    tap: Option<SharedSession>,
 ) -> Response<ProxyBody> {
+    let on_endpoint = parts.uri.path() == p.endpoint;
+    let delete = parts.method == Method::DELETE;
+    let key = session_key(&parts.headers);
     let mut uri = hyper::http::uri::Parts::default();
     uri.scheme = Some(p.scheme.clone());
     uri.authority = Some(p.authority.clone());
@@ -421,7 +539,25 @@ async fn forward(
     };
     let (mut parts, body) = resp.into_parts();
     strip_hop_by_hop(&mut parts.headers);
-    let kind = if tap {
+    if on_endpoint {
+        match (&key, &tap) {
+            (Some(k), _)
+                if parts.status == StatusCode::NOT_FOUND
+                    || (delete && parts.status.is_success()) =>
+            {
+                p.sessions().remove(k);
+            }
+            // The server started a session on this request (`initialize`): its state so far
+            // is the session's.
+            (None, Some(s)) => {
+                if let Some(id) = session_key(&parts.headers) {
+                    p.sessions().insert(&id, s.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    let kind = if tap.is_some() {
         match media_type(&parts.headers).as_deref() {
             Some("text/event-stream") => Some(TapKind::Sse {
                 framer: Box::new(SseFramer::with_limits(
@@ -439,16 +575,17 @@ async fn forward(
     } else {
         None
     };
-    let body = match kind {
-        Some(kind) => Tapped {
+    let body = match (kind, tap) {
+        (Some(kind), Some(session)) => Tapped {
             inner: body,
             tap: Some(Tap {
                 proxy: p.clone(),
+                session,
                 kind,
             }),
         }
         .boxed(),
-        None => body.boxed(),
+        _ => body.boxed(),
     };
     Response::from_parts(parts, body)
 }
@@ -497,6 +634,8 @@ enum TapKind {
 
 struct Tap {
     proxy: Arc<Proxy>,
+    /// The session of the request this is the response to.
+    session: SharedSession,
     kind: TapKind,
 }
 
@@ -505,7 +644,7 @@ impl Tap {
         match &mut self.kind {
             TapKind::Sse { framer, buf } => {
                 buf.extend_from_slice(data);
-                sse_events(&self.proxy, framer, buf, false);
+                sse_events(&self.proxy, &self.session, framer, buf, false);
             }
             TapKind::Json { buf, len } => {
                 *len += data.len() as u64;
@@ -520,7 +659,9 @@ impl Tap {
 
     fn finish(&mut self) {
         match &mut self.kind {
-            TapKind::Sse { framer, buf } => sse_events(&self.proxy, framer, buf, true),
+            TapKind::Sse { framer, buf } => {
+                sse_events(&self.proxy, &self.session, framer, buf, true)
+            }
             TapKind::Json { buf, len } => {
                 let p = &self.proxy;
                 if *len > p.max_frame as u64 {
@@ -530,7 +671,9 @@ impl Tap {
                         1,
                         (*len).min(usize::MAX as u64) as usize,
                     );
+                    let mut s = sessions::lock(&self.session);
                     p.judge().observe(
+                        &mut s,
                         Direction::ServerToClient,
                         0,
                         &[],
@@ -538,15 +681,24 @@ impl Tap {
                     );
                 } else if !buf.is_empty() {
                     let parsed = p.s2c.parse(buf).map_err(FrameFault::Envelope);
-                    p.judge().observe(Direction::ServerToClient, 0, buf, parsed);
+                    let mut s = sessions::lock(&self.session);
+                    p.judge()
+                        .observe(&mut s, Direction::ServerToClient, 0, buf, parsed);
                 }
             }
         }
     }
 }
 
-/// Validates every complete event in `buf` (all that is left when `eof`), consuming them.
-fn sse_events(p: &Proxy, framer: &mut SseFramer, buf: &mut BytesMut, eof: bool) {
+/// Validates every complete event in `buf` (all that is left when `eof`) as messages of
+/// `session`, consuming them.
+fn sse_events(
+    p: &Proxy,
+    session: &SharedSession,
+    framer: &mut SseFramer,
+    buf: &mut BytesMut,
+    eof: bool,
+) {
     loop {
         let d = if eof {
             framer.finish(buf)
@@ -561,14 +713,17 @@ fn sse_events(p: &Proxy, framer: &mut SseFramer, buf: &mut BytesMut, eof: bool) 
                 if ev.is_message() && !data.is_empty() {
                     let at = ev.data_offset().unwrap_or(ev.offset());
                     let parsed = p.s2c.parse(data).map_err(FrameFault::Envelope);
+                    let mut s = sessions::lock(session);
                     p.judge()
-                        .observe(Direction::ServerToClient, at, data, parsed);
+                        .observe(&mut s, Direction::ServerToClient, at, data, parsed);
                 }
                 false
             }
             Status::Complete(Err(e)) => {
                 let at = e.offset();
+                let mut s = sessions::lock(session);
                 p.judge().observe(
+                    &mut s,
                     Direction::ServerToClient,
                     at,
                     &[],

@@ -47,9 +47,11 @@ pub enum Action {
     Drop,
 }
 
-/// A session's validator plus its log.
+/// The policy and the log shared by every session of one proxy; each call names the
+/// [`Session`] (validators and request tracker) the frame belongs to.
 pub struct Judge {
-    session: Session,
+    profile: Profile,
+    max_in_flight: usize,
     /// The log (and its counters).
     pub log: Log,
     monitor: bool,
@@ -66,15 +68,22 @@ fn dir_name(dir: Direction) -> &'static str {
 }
 
 impl Judge {
-    /// A judge validating under `profile`, tracking `max_in_flight` requests per sender.
+    /// A judge validating under `profile`, its sessions tracking `max_in_flight` requests per
+    /// sender.
     pub fn new(profile: Profile, max_in_flight: usize, log: Log, monitor: bool) -> Self {
         Self {
-            session: Session::new(profile, max_in_flight),
+            profile,
+            max_in_flight,
             log,
             monitor,
             http_replies: false,
             scratch: Vec::new(),
         }
+    }
+
+    /// A new session (nothing seen yet) under this judge's profile and in-flight bound.
+    pub fn new_session(&self) -> Session {
+        Session::new(self.profile, self.max_in_flight)
     }
 
     /// Streamable HTTP policy: every rejected client-to-server frame gets an
@@ -89,13 +98,14 @@ impl Judge {
     /// (action `forwarded`) and counted.
     pub fn observe(
         &mut self,
+        session: &mut Session,
         dir: Direction,
         offset: u64,
         bytes: &[u8],
         parsed: Result<Envelope<'_>, FrameFault>,
     ) {
         let monitor = std::mem::replace(&mut self.monitor, true);
-        let _ = self.judge(dir, offset, bytes, parsed, None);
+        let _ = self.judge(session, dir, offset, bytes, parsed, None);
         self.monitor = monitor;
     }
 
@@ -106,11 +116,12 @@ impl Judge {
         }
     }
 
-    /// Judges a frame that flowed in `dir`, starting at stream byte `offset`, whose parse gave
-    /// `parsed`. `headers` are the HTTP request headers of a POST body (client → server), for
-    /// the header-mirror check.
+    /// Judges a frame of `session` that flowed in `dir`, starting at stream byte `offset`,
+    /// whose parse gave `parsed`. `headers` are the HTTP request headers of a POST body
+    /// (client → server), for the header-mirror check.
     pub fn judge(
         &mut self,
+        session: &mut Session,
         dir: Direction,
         offset: u64,
         bytes: &[u8],
@@ -122,7 +133,7 @@ impl Judge {
         st.bytes += bytes.len() as u64;
         let frame_no = st.frames;
         match parsed {
-            Ok(env) => self.judge_envelope(dir, frame_no, offset, &env, headers),
+            Ok(env) => self.judge_envelope(session, dir, frame_no, offset, &env, headers),
             Err(fault) => self.judge_fault(dir, frame_no, offset, bytes, fault),
         }
     }
@@ -206,6 +217,7 @@ impl Judge {
 
     fn judge_envelope(
         &mut self,
+        session: &mut Session,
         dir: Direction,
         frame_no: u64,
         offset: u64,
@@ -223,7 +235,7 @@ impl Judge {
         }
         let mut out = std::mem::take(&mut self.scratch);
         out.clear();
-        self.session.check(dir, env, &mut out);
+        session.check(dir, env, &mut out);
         if let Some(h) = headers {
             check_headers(h, env, &mut out);
         }
@@ -235,7 +247,7 @@ impl Judge {
         let action = if self.monitor {
             Action::Forward
         } else {
-            self.reject(dir, env, &out)
+            self.reject(session, dir, env, &out)
         };
         self.count_action(dir, &action, true);
         for v in &out {
@@ -265,7 +277,13 @@ impl Judge {
         action
     }
 
-    fn reject(&mut self, dir: Direction, env: &Envelope<'_>, out: &[Violation]) -> Action {
+    fn reject(
+        &self,
+        session: &mut Session,
+        dir: Direction,
+        env: &Envelope<'_>,
+        out: &[Violation],
+    ) -> Action {
         let first = &out[0];
         if self.http_replies && dir == Direction::ClientToServer && env.shape() != Shape::Request {
             let r = error_reply(Some(env), first);
@@ -284,7 +302,7 @@ impl Judge {
                     && let Ok(reply) = mcpwire::parse(&r.body)
                 {
                     let mut ignored = Vec::new();
-                    self.session.check(dir.reverse(), &reply, &mut ignored);
+                    session.check(dir.reverse(), &reply, &mut ignored);
                 }
                 Action::Reply {
                     body: r.body,

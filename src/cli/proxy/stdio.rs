@@ -26,7 +26,7 @@ use std::time::Duration;
 use bytes::{Bytes, BytesMut};
 use mcpwire::codec::{FrameFault, NdjsonCodec};
 use mcpwire::framing::FrameErrorKind;
-use mcpwire::profile::Direction;
+use mcpwire::profile::{Direction, Session};
 use mcpwire::{Limits, Parser};
 use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
@@ -129,12 +129,11 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         monitor: c.monitor,
         max_frame_bytes: c.max_frame_bytes,
     });
-    let judge = Arc::new(Mutex::new(Judge::new(
-        c.profile,
-        c.max_in_flight,
-        log,
-        c.monitor,
-    )));
+    let judge = Judge::new(c.profile, c.max_in_flight, log, c.monitor);
+    let judge = Arc::new(Mutex::new(Shared {
+        session: judge.new_session(),
+        judge,
+    }));
     let (child_in, child_out) = match (child.stdin.take(), child.stdout.take()) {
         (Some(i), Some(o)) => (i, o),
         _ => return Err(io::Error::other("server pipes missing")),
@@ -216,15 +215,23 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     judge
         .lock()
         .unwrap_or_else(|p| p.into_inner())
+        .judge
         .log
         .summary(Some(i32::from(code)));
     Ok(code)
 }
 
-fn note(judge: &Mutex<Judge>, message: &str) {
+/// The judge and the one session of the stdio connection, shared by both directions.
+struct Shared {
+    judge: Judge,
+    session: Session,
+}
+
+fn note(judge: &Mutex<Shared>, message: &str) {
     judge
         .lock()
         .unwrap_or_else(|p| p.into_inner())
+        .judge
         .log
         .record(&Note {
             event: "note",
@@ -252,7 +259,7 @@ async fn pump<R: AsyncRead + Unpin>(
     dir: Direction,
     mut reader: R,
     mut codec: NdjsonCodec,
-    judge: Arc<Mutex<Judge>>,
+    judge: Arc<Mutex<Shared>>,
     forward: mpsc::Sender<Out>,
     back: mpsc::Sender<Out>,
 ) {
@@ -273,9 +280,10 @@ async fn pump<R: AsyncRead + Unpin>(
                 Err(_) => break 'read,
             };
             let action = {
-                let mut j = judge.lock().unwrap_or_else(|p| p.into_inner());
+                let mut guard = judge.lock().unwrap_or_else(|p| p.into_inner());
+                let Shared { judge, session } = &mut *guard;
                 let parsed = frame.envelope().map(|e| e.envelope());
-                j.judge(dir, frame.offset(), frame.bytes(), parsed, None)
+                judge.judge(session, dir, frame.offset(), frame.bytes(), parsed, None)
             };
             let sent = match action {
                 Action::Forward => {
