@@ -734,3 +734,80 @@ fn case_variant_keys_are_recorded() {
     let f = br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"names":1,"nam":2,"arguments":{"Name":1}}}"#;
     assert_eq!(ok(f).member_case_variant_key(), None);
 }
+
+/// Trial finding (session 3): numbers just below f64::MAX that serde_json (default features,
+/// as used by Rust MCP backends) rejects as out of range were accepted, because the core
+/// read them exactly rounded. A number is now out of range when either reading overflows;
+/// this checks that rule against serde_json itself on the trial's inputs and on 4,000
+/// generated tokens around f64::MAX (decimal, integer, exponent and negative forms).
+#[test]
+fn numbers_near_f64_max_are_out_of_range_when_serde_json_says_so() {
+    let verdict = |num: &str| {
+        let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"x","params":{{"a":{num}}}}}"#);
+        let ours = match run(frame.as_bytes()) {
+            Ok(_) => None,
+            Err(e) => Some(e.kind()),
+        };
+        let serde_rejects = serde_json::from_str::<serde_json::Value>(&frame).is_err();
+        let exact_inf = num.parse::<f64>().map_or(true, f64::is_infinite);
+        (ours, serde_rejects, exact_inf)
+    };
+    let check = |num: &str| {
+        let (ours, serde_rejects, exact_inf) = verdict(num);
+        let want = (serde_rejects || exact_inf).then_some(ErrorKind::NumberOutOfRange);
+        assert_eq!(
+            ours, want,
+            "{num}: serde_json rejects {serde_rejects}, exact overflow {exact_inf}"
+        );
+        serde_rejects
+    };
+    // The trial's examples.
+    assert!(check("1.797693134862315807e308"));
+    assert!(check(&format!("17976931348623158{}", "0".repeat(292))));
+    // Values that both read as finite stay valid.
+    assert!(!check("1.7976931348623157e308"));
+    assert!(!check("1e308"));
+    assert!(!check("-1.5e308"));
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut rejected, mut accepted) = (0, 0);
+    for n in 0..4000 {
+        let extra: String = (0..1 + next() % 12)
+            .map(|_| char::from(b'0' + (next() % 10) as u8))
+            .collect();
+        let head = ["1.79769313486231", "1.7976931348623", "1.797693134862"][n % 3];
+        let num = match n % 4 {
+            0 => format!("{head}{extra}e308"),
+            1 => format!("-{head}{extra}E+308"),
+            // Integer form: the same digits without the point, padded to 309 digits.
+            2 => {
+                let digits = format!("{}{extra}", head.replace('.', ""));
+                format!(
+                    "{digits}{}",
+                    "0".repeat(309usize.saturating_sub(digits.len()))
+                )
+            }
+            // Shifted exponent form.
+            _ => format!(
+                "{}{extra}e{}",
+                head.replace('.', ""),
+                308 - (head.len() - 2)
+            ),
+        };
+        if check(&num) {
+            rejected += 1;
+        } else {
+            accepted += 1;
+        }
+    }
+    // Both verdicts occur, so the comparison is not vacuous.
+    assert!(
+        rejected > 100 && accepted > 100,
+        "{rejected} rejected, {accepted} accepted"
+    );
+}

@@ -20,7 +20,9 @@
 //!   independent classification of serde's `Value`.
 //! * **serde_json accepts, we reject** ⇒ only policy kinds: `duplicate-key` /
 //!   `duplicate-meta-key` (and the frame must really repeat a key), `depth-limit`,
-//!   `number-too-long`, `frame-too-large`. (A non-JSON-RPC shape is not a rejection: it is
+//!   `number-too-long`, `frame-too-large`, and `number-out-of-range` for a number whose
+//!   exactly rounded value overflows f64 (serde_json's default two-step reading makes some
+//!   of those f64::MAX; the core rejects a number when either reading overflows). (A non-JSON-RPC shape is not a rejection: it is
 //!   `Ok` with [`Shape::Invalid`].)
 //! * **simd-json** (on a copy; it unescapes in place): when we accept and it rejects, the
 //!   only allowed cause is its documented difference — integers beyond the `i64`/`u64`
@@ -185,6 +187,30 @@ fn check_policy_reject(frame: &[u8], e: Error) -> Result<(), Disagreement> {
             }
         }
         ErrorKind::DepthLimit | ErrorKind::NumberTooLong | ErrorKind::FrameTooLarge => Ok(()),
+        ErrorKind::NumberOutOfRange => {
+            // serde_json (default features) rounds twice and reads some numbers just above
+            // f64::MAX + half an ulp as f64::MAX; their exactly rounded value overflows, and
+            // exact readers (serde_json with `float_roundtrip`, Go, …) reject them.
+            let token: Vec<u8> = frame
+                .get(e.offset()..)
+                .unwrap_or_default()
+                .iter()
+                .copied()
+                .take_while(|c| matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                .collect();
+            let exact = std::str::from_utf8(&token)
+                .ok()
+                .and_then(|t| t.parse::<f64>().ok());
+            if exact.is_some_and(f64::is_infinite) {
+                Ok(())
+            } else {
+                Err(dis(format!(
+                    "we reject ({e}) a frame serde_json accepts, and the number {:?} is finite \
+                     when read exactly",
+                    String::from_utf8_lossy(&token)
+                )))
+            }
+        }
         _ => Err(dis(format!("we reject ({e}) a frame serde_json accepts"))),
     }
 }

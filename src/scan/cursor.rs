@@ -425,8 +425,15 @@ impl<'f> Cursor<'f> {
                 return Err(err(ErrorKind::NumberOutOfRange, start));
             }
             if m == 308 {
+                // Out of range when either reading overflows: the exactly rounded one, and
+                // the one serde_json makes without its `float_roundtrip` feature (the
+                // default, used by most Rust MCP backends), which rounds twice and so
+                // overflows on some values just below f64::MAX (trial finding: 1,960 of
+                // 3,008 mantissas 1.79769313486231[5-9]…e308 were read differently).
                 let text = std::str::from_utf8(&buf[start..p]).unwrap_or("0");
-                if text.parse::<f64>().map_or(true, f64::is_infinite) {
+                if text.parse::<f64>().map_or(true, f64::is_infinite)
+                    || two_step_overflows(&buf[start..p])
+                {
                     return Err(err(ErrorKind::NumberOutOfRange, start));
                 }
             }
@@ -556,6 +563,90 @@ impl<'f> Cursor<'f> {
         self.expect(b':')?;
         Ok(k)
     }
+}
+
+/// True when a number token (already validated, decimal magnitude 308) overflows f64 when
+/// read the fast, not exactly rounded way serde_json reads floats by default: the decimal
+/// significand is accumulated into a `u64` while it fits (further integer digits each raise
+/// the exponent by one, further fraction digits are dropped), converted to `f64`, then
+/// multiplied by the `f64` power of ten for the exponent. The overflow verdict is what
+/// matters; the rounding of each step is the same as that reader's.
+fn two_step_overflows(token: &[u8]) -> bool {
+    let fits =
+        |sig: u64, d: u64| sig < u64::MAX / 10 || (sig == u64::MAX / 10 && d <= u64::MAX % 10);
+    let mut sig: u64 = 0;
+    let mut exp: i64 = 0;
+    // Integer digits: once one does not fit, each further one raises the exponent.
+    let mut full = false;
+    let mut i = usize::from(token.first() == Some(&b'-'));
+    while let Some(&c @ b'0'..=b'9') = token.get(i) {
+        let d = u64::from(c - b'0');
+        if !full && fits(sig, d) {
+            sig = sig * 10 + d;
+        } else {
+            full = true;
+            exp += 1;
+        }
+        i += 1;
+    }
+    // Fraction digits: accumulated while they fit; from the first that does not, dropped.
+    if token.get(i) == Some(&b'.') {
+        i += 1;
+        let mut dropping = false;
+        while let Some(&c @ b'0'..=b'9') = token.get(i) {
+            let d = u64::from(c - b'0');
+            if !dropping && fits(sig, d) {
+                sig = sig * 10 + d;
+                exp -= 1;
+            } else {
+                dropping = true;
+            }
+            i += 1;
+        }
+    }
+    if matches!(token.get(i), Some(b'e' | b'E')) {
+        let rest = &token[i + 1..];
+        let (neg, digits) = match rest.first() {
+            Some(b'-') => (true, &rest[1..]),
+            Some(b'+') => (false, &rest[1..]),
+            _ => (false, rest),
+        };
+        let mut e: i64 = 0;
+        for &c in digits {
+            e = (e * 10 + i64::from(c - b'0')).min(1_000_000_000);
+        }
+        exp += if neg { -e } else { e };
+    }
+    let mut f = sig as f64;
+    loop {
+        if exp.unsigned_abs() <= 308 {
+            let pow = pow10(exp.unsigned_abs() as usize);
+            if exp >= 0 {
+                f *= pow;
+                return f.is_infinite();
+            }
+            return false;
+        }
+        if f == 0.0 {
+            return false;
+        }
+        if exp >= 0 {
+            return true;
+        }
+        f /= 1e308;
+        exp += 308;
+    }
+}
+
+/// `10^k` as the nearest `f64`, `k` = 0..=308 (parsed once, on the first number of
+/// magnitude 308; repeated multiplication would not round each entry exactly).
+fn pow10(k: usize) -> f64 {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..=308)
+            .map(|k| format!("1e{k}").parse().unwrap_or(f64::INFINITY))
+            .collect()
+    })[k]
 }
 
 /// Validates the escape whose backslash is at `at`; returns the offset after it.
