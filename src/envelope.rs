@@ -1372,18 +1372,70 @@ impl<'f> Envelope<'f> {
     /// unescapes in place; the frame itself is never mutated) and returns a borrowed DOM
     /// pointing into `scratch`. `Ok(None)` when there is no `params`.
     ///
+    /// Safe to authorise on: an object anywhere inside `params` that repeats a key (compared
+    /// after unescaping) is an error, because simd-json keeps the first value of a repeated
+    /// key while serde_json and most backends keep the last (`{"path":"/ok","path":"/etc"}`
+    /// would read differently on the two sides). The walk itself only rejects repeated keys
+    /// in the envelope, in `params` / `result` / `error` (inspected members) and in `_meta`.
+    ///
     /// # Errors
-    /// [`ErrorKind::ValueDecode`] at the start of `params` when simd-json rejects a value the
-    /// walk accepted (its known differences: integers beyond `u64`/`i64` range).
+    /// * [`ErrorKind::DuplicateKey`] at the opening quote of the first repeated key inside
+    ///   `params` (any depth).
+    /// * [`ErrorKind::ValueDecode`] at the start of `params` when simd-json rejects a value
+    ///   the walk accepted (its known differences: integers beyond `u64`/`i64` range).
     pub fn params_value<'s>(
         &self,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Option<simd_json::BorrowedValue<'s>>, Error> {
         match self.spans.params.get() {
-            Some(s) => decode_value(self.frame, s, scratch).map(Some),
+            Some(s) => {
+                if let Some(at) = first_repeated_key(self.frame, s) {
+                    return Err(Error::new(ErrorKind::DuplicateKey, at));
+                }
+                decode_value(self.frame, s, scratch).map(Some)
+            }
             None => Ok(None),
         }
     }
+}
+
+/// Offset of the opening quote of the first key that repeats an earlier key of the same
+/// object (compared after unescaping), at any depth inside the value at `span` of an already
+/// validated `frame`; `None` when no object in it repeats a key. One pass; a hash set of
+/// decoded keys per open object.
+fn first_repeated_key(frame: &[u8], span: Span) -> Option<usize> {
+    let mut open: Vec<Option<std::collections::HashSet<Cow<'_, [u8]>>>> = Vec::new();
+    let end = span.end().min(frame.len());
+    let mut i = span.start();
+    while i < end {
+        match frame[i] {
+            b'{' => open.push(Some(Default::default())),
+            b'[' => open.push(None),
+            b'}' | b']' => {
+                open.pop();
+            }
+            b'"' => {
+                let after = raw_string_end(frame, i)?;
+                let mut j = after;
+                while j < end && matches!(frame[j], b' ' | b'\t' | b'\n' | b'\r') {
+                    j += 1;
+                }
+                if frame.get(j) == Some(&b':')
+                    && let Some(Some(keys)) = open.last_mut()
+                {
+                    let raw = &frame[i + 1..after - 1];
+                    if !keys.insert(decode_bytes(raw, raw.contains(&b'\\'))) {
+                        return Some(i);
+                    }
+                }
+                i = after;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Fully decodes the value at `span` of `frame` with simd-json into a DOM borrowing
