@@ -65,7 +65,8 @@ enum Command {
 pub enum Format {
     /// Diagnostics with carets and summary tables.
     Human,
-    /// One JSON object per frame, then a summary object.
+    /// JSON lines: `check` prints one object per frame, then a summary object; `stats` one
+    /// object per input, then a totals object when there are several inputs.
     Jsonl,
 }
 

@@ -37,7 +37,8 @@ pub struct Record {
     pub len: u64,
     /// `request|notification|result|error|batch|invalid`.
     pub shape: &'static str,
-    /// Raw id JSON text, or null when absent.
+    /// Raw id JSON text (also for a frame rejected only by the duplicate-key policy, read by
+    /// `Parser::recover_id`), or null when absent or not readable.
     pub id: Option<String>,
     /// Decoded method name.
     pub method: Option<String>,
@@ -125,7 +126,15 @@ pub fn judge(parser: &Parser, validator: &mut Validator, frame: &Frame<'_>, numb
     }
     let mut found = Vec::new();
     match parser.parse(frame.bytes) {
-        Err(e) => validator.check_parse_error(&e, &mut found),
+        Err(e) => {
+            // A frame rejected only by the duplicate-key policy still has a readable id: show
+            // it, as the proxy echoes it in its error reply (`Parser::recover_id`).
+            rec.id = parser
+                .recover_id(frame.bytes)
+                .and_then(|s| std::str::from_utf8(s.slice(frame.bytes)).ok())
+                .map(str::to_owned);
+            validator.check_parse_error(&e, &mut found);
+        }
         Ok(env) => {
             describe(&mut rec, &env);
             validator.check(&env, &mut found);
