@@ -410,17 +410,24 @@ async fn header_mismatch_is_400_with_32020_and_not_forwarded() {
         &request("POST", "/mcp", &headers, CALL.as_bytes(), false),
     )
     .await;
-    assert_eq!(got.status, 400);
     assert_eq!(got.header("content-type"), Some("application/json"));
+    let viol = assert_header_mismatch_reply(&got, &up, &proxy);
+    assert_eq!(viol[0]["dir"], "c2s");
+    assert_eq!(viol[0]["code"], -32020);
+    assert_eq!(viol[0]["action"], "replied");
+}
+
+/// A `header-mismatch` answer to the request with id 7: 400, -32020, id echoed, nothing
+/// forwarded, one violation logged (returned).
+fn assert_header_mismatch_reply(got: &Got, up: &Upstream, proxy: &ProxyProc) -> Vec<Value> {
+    assert_eq!(got.status, 400);
     let v = got.json();
     assert_eq!(v["error"]["code"], -32020);
     assert_eq!(v["id"], 7);
     assert!(up.seen().is_empty(), "upstream was called");
     let viol = proxy.violations();
     assert_eq!(viol.len(), 1, "{viol:?}");
-    assert_eq!(viol[0]["dir"], "c2s");
-    assert_eq!(viol[0]["code"], -32020);
-    assert_eq!(viol[0]["action"], "replied");
+    viol
 }
 
 #[tokio::test]
@@ -891,13 +898,7 @@ async fn mirrored_header_given_twice_with_different_values_is_400() {
         &request("POST", "/mcp", &headers, list.as_bytes(), false),
     )
     .await;
-    assert_eq!(got.status, 400);
-    let v = got.json();
-    assert_eq!(v["error"]["code"], -32020);
-    assert_eq!(v["id"], 7);
-    assert!(up.seen().is_empty(), "upstream was called");
-    let viol = proxy.violations();
-    assert_eq!(viol.len(), 1, "{viol:?}");
+    let viol = assert_header_mismatch_reply(&got, &up, &proxy);
     assert_eq!(viol[0]["kind"], "header-mismatch");
     assert!(
         viol[0]["message"]
