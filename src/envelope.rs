@@ -899,7 +899,11 @@ fn walk_inner<const W: u8>(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), 
         match key_index(frame, k, names, |r| which.exact(r)) {
             Some(i) => {
                 if seen & 1 << i != 0 {
-                    c.defer(Error::new(ErrorKind::DuplicateKey, kstart));
+                    let kind = match which {
+                        Inner::Params => ErrorKind::DuplicateParamsKey,
+                        _ => ErrorKind::DuplicateKey,
+                    };
+                    c.defer(Error::new(kind, kstart));
                 }
                 seen |= 1 << i;
                 let v = c.next_token()?;

@@ -4,7 +4,8 @@
 //! Every [`ErrorKind`] has a stable kebab-case [`name`](ErrorKind::name) (used in CLI output and
 //! logs; never renamed once released) and the JSON-RPC 2.0 error [`code`](ErrorKind::code) a
 //! server would answer with: `-32700` (Parse error) when the frame is not well-formed JSON,
-//! `-32600` (Invalid Request) when it is JSON but not a valid JSON-RPC / MCP envelope.
+//! `-32600` (Invalid Request) when it is JSON but not a valid JSON-RPC / MCP envelope, and
+//! `-32602` (Invalid params) for a repeated key inside `params` or `_meta`.
 
 use std::fmt;
 
@@ -147,10 +148,16 @@ error_kinds! {
     FrameTooLarge => "frame-too-large", INVALID_REQUEST, "frame exceeds the size limit";
 
     // ---- JSON, but not a valid JSON-RPC 2.0 / MCP envelope: -32600 ----
-    /// The same envelope member twice, compared after unescaping.
+    /// The same envelope member twice (or the same inspected member of `result` / `error`),
+    /// compared after unescaping.
     DuplicateKey => "duplicate-key", INVALID_REQUEST, "duplicate envelope member";
-    /// The same `_meta` key twice, compared after unescaping.
-    DuplicateMetaKey => "duplicate-meta-key", INVALID_REQUEST, "duplicate _meta key";
+    /// The same `_meta` key twice, compared after unescaping. -32602 (Invalid params, as
+    /// reliability.md §1.2 class 1 asks inside params): a reply is only ever owed for a
+    /// request, whose `_meta` is `params._meta`.
+    DuplicateMetaKey => "duplicate-meta-key", INVALID_PARAMS, "duplicate _meta key";
+    /// The same inspected member of `params` (`name`, `uri`, `_meta`) twice, compared after
+    /// unescaping (-32602 inside params, reliability.md §1.2 class 1).
+    DuplicateParamsKey => "duplicate-params-key", INVALID_PARAMS, "duplicate params member";
     /// The root value is not an object (nor an array).
     NotAnObject => "not-an-object", INVALID_REQUEST, "message is not a JSON object";
     /// A top-level array: a JSON-RPC batch (legacy 2025-03-26 only).

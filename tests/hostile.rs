@@ -89,14 +89,20 @@ fn duplicate_keys_are_rejected_after_unescaping() {
         kind(br#"{"x":1,"jsonrpc":"2.0","\u0078":2}"#),
         ErrorKind::DuplicateKey
     );
+    // Inside params: -32602 (reliability.md §1.2 class 1).
     assert_eq!(
         kind(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"name":"a","n\u0061me":"b"}}"#),
-        ErrorKind::DuplicateKey
+        ErrorKind::DuplicateParamsKey
     );
+    let e = run(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{},"_meta":{}}}"#)
+        .unwrap_err();
     assert_eq!(
-        kind(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{},"_meta":{}}}"#),
-        ErrorKind::DuplicateKey
+        (e.kind(), e.code()),
+        (ErrorKind::DuplicateParamsKey, -32602)
     );
+    let e = run(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"a":1,"a":2}}}"#)
+        .unwrap_err();
+    assert_eq!((e.kind(), e.code()), (ErrorKind::DuplicateMetaKey, -32602));
     assert_eq!(
         kind(br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","resultType":"x"}}"#),
         ErrorKind::DuplicateKey
@@ -659,7 +665,7 @@ fn error_kind_names_are_stable_kebab_case() {
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b == b'-' || b.is_ascii_digit())
         );
-        assert!(matches!(k.code(), -32700 | -32600 | -32603));
+        assert!(matches!(k.code(), -32700 | -32600 | -32602 | -32603));
     }
     let e = mcpwire::Error::new(ErrorKind::DuplicateKey, 3);
     assert_eq!(

@@ -179,7 +179,7 @@ pub fn check_frame_with(frame: &[u8], limits: Limits) -> Result<(), Disagreement
 /// serde_json accepted and we rejected: only the policy kinds may do that.
 fn check_policy_reject(frame: &[u8], e: Error) -> Result<(), Disagreement> {
     match e.kind() {
-        ErrorKind::DuplicateKey | ErrorKind::DuplicateMetaKey => {
+        ErrorKind::DuplicateKey | ErrorKind::DuplicateMetaKey | ErrorKind::DuplicateParamsKey => {
             if has_duplicate_keys(frame) == Some(true) {
                 Ok(())
             } else {
