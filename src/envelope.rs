@@ -638,9 +638,11 @@ impl<'f> KeySet<'f> {
     }
 }
 
-/// Folds a key for the case-variant check: ASCII case, U+017F LATIN SMALL LETTER LONG S
-/// (folds to `s`) and U+212A KELVIN SIGN (folds to `k`), the folds Go's `encoding/json` used
-/// (GHSA-wvj2-96wp-fq3f).
+/// Folds a key for the case-variant check: ASCII case and the four non-ASCII characters whose
+/// simple case mapping is ASCII, which Go's `encoding/json` folds onto ASCII letters
+/// (GHSA-wvj2-96wp-fq3f): U+017F LATIN SMALL LETTER LONG S (`s`), U+212A KELVIN SIGN (`k`),
+/// U+0130 LATIN CAPITAL LETTER I WITH DOT ABOVE and U+0131 LATIN SMALL LETTER DOTLESS I (`i`;
+/// adversarial trial: `"ıd"`, `"urİ"`).
 fn folds_to(key: &[u8], name: &[u8]) -> bool {
     let Ok(s) = std::str::from_utf8(key) else {
         return false;
@@ -650,6 +652,7 @@ fn folds_to(key: &[u8], name: &[u8]) -> bool {
         let f = match c {
             '\u{17f}' => 's',
             '\u{212a}' => 'k',
+            '\u{130}' | '\u{131}' => 'i',
             c => c.to_ascii_lowercase(),
         };
         match it.next() {
@@ -1272,7 +1275,8 @@ impl<'f> Envelope<'f> {
     }
     /// Span of the raw text (between the quotes) of the first depth-1 key that equals an
     /// envelope key (`jsonrpc`, `id`, `method`, `params`, `result`, `error`) only under case
-    /// folding (ASCII case, U+017F long s, U+212A Kelvin sign), e.g. `"Method"`. Such a key
+    /// folding (ASCII case, U+017F long s, U+212A Kelvin sign, U+0130/U+0131 dotted and
+    /// dotless I), e.g. `"Method"`. Such a key
     /// is a different key under RFC 8259 and is not rejected by the core; the profile layer
     /// flags it (case-insensitive backends would read it as the envelope key).
     pub fn case_variant_key(&self) -> Option<Span> {

@@ -841,3 +841,22 @@ fn params_value_rejects_repeated_keys_at_any_depth() {
         assert_eq!(got, at, "{}", String::from_utf8_lossy(f));
     }
 }
+
+/// Adversarial trial (session 3): Go's `encoding/json` also folds U+0131 (dotless ı) and
+/// U+0130 (dotted İ) onto `i`, so `"ıd"` is `id` and `"urİ"` is `uri` to a Go backend.
+#[test]
+fn dotted_and_dotless_i_are_case_variants() {
+    for f in [
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"\u{131}d\":2}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"\u{130}d\":2}",
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping","\u0131d":2}"#,
+    ] {
+        assert!(ok(f.as_bytes()).case_variant_key().is_some(), "{f}");
+    }
+    for f in [
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///ok\",\"ur\u{131}\":\"file:///etc/passwd\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///ok\",\"ur\u{130}\":\"file:///etc/passwd\"}}",
+    ] {
+        assert!(ok(f.as_bytes()).member_case_variant_key().is_some(), "{f}");
+    }
+}

@@ -104,9 +104,21 @@ impl<'f> Msg<'f> {
     }
 
     /// The id normalised for matching: `s:` + decoded string, or `n:` + the integer text.
+    ///
+    /// A string id longer than [`ID_KEY_MAX`] bytes is kept as a keyed 128-bit digest
+    /// (`h:` + 32 hex digits), so the tracker's memory is bounded by its id counts, not by
+    /// the size of the ids a peer chooses to send (a 4 MiB id would otherwise be held twice
+    /// per entry: trial finding).
     pub(crate) fn id_key(&self) -> Option<String> {
         match self.env.id()? {
-            Id::Str(s) => Some(format!("s:{}", s.decode())),
+            Id::Str(s) => {
+                let d = s.decode();
+                if d.len() > ID_KEY_MAX {
+                    Some(format!("h:{:032x}", digest128(d.as_bytes())))
+                } else {
+                    Some(format!("s:{d}"))
+                }
+            }
             Id::Int { raw, .. } => Some(format!("n:{raw}")),
             Id::Null => None,
         }
@@ -157,4 +169,17 @@ impl<'f> Msg<'f> {
     pub(crate) fn error_code(&self) -> Option<(i64, Span)> {
         Some((self.env.error_code()?, self.env.error_code_span()?))
     }
+}
+
+/// Longest string id (decoded bytes) the tracker keeps verbatim; longer ids are digested.
+pub(crate) const ID_KEY_MAX: usize = 128;
+
+/// 128 bits of SipHash under two per-process random keys (std's `RandomState`): collisions
+/// cannot be planned by a peer that does not know the keys.
+fn digest128(bytes: &[u8]) -> u128 {
+    use std::hash::BuildHasher;
+    static KEYS: std::sync::OnceLock<[std::collections::hash_map::RandomState; 2]> =
+        std::sync::OnceLock::new();
+    let [a, b] = KEYS.get_or_init(Default::default);
+    (u128::from(a.hash_one(bytes)) << 64) | u128::from(b.hash_one(bytes))
 }

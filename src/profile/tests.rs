@@ -673,3 +673,29 @@ fn wrong_direction_message_names_both_directions() {
         "request \"tools/call\" is not sent server-to-client in 2025-11-25 (only client-to-server)"
     );
 }
+
+/// Adversarial trial (session 3): the tracker held every in-flight and used id verbatim, so
+/// 4 MiB string ids made its memory grow with the bytes sent. Ids over `ID_KEY_MAX` bytes
+/// are now kept as a 128-bit digest: bounded, distinct ids stay distinct, equal ids equal.
+#[test]
+fn long_string_ids_are_digested_in_the_tracker_key() {
+    let frame = |id: &str| format!(r#"{{"jsonrpc":"2.0","id":"{id}","method":"ping"}}"#);
+    let key = |id: &str| msg_of(frame(id).as_bytes()).id_key().unwrap();
+    let at_limit = "a".repeat(super::msg::ID_KEY_MAX);
+    assert_eq!(key(&at_limit), format!("s:{at_limit}"));
+    let over = "a".repeat(super::msg::ID_KEY_MAX + 1);
+    let k = key(&over);
+    assert!(k.starts_with("h:") && k.len() == 34, "{k}");
+    assert_eq!(key(&over), k);
+    let big_a = format!("{}x", "b".repeat(200_000));
+    let big_b = format!("{}y", "b".repeat(200_000));
+    assert_ne!(key(&big_a), key(&big_b));
+    assert_eq!(key(&big_a).len(), 34);
+    // Integer ids and short string ids are unchanged.
+    assert_eq!(
+        msg_of(br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#)
+            .id_key()
+            .as_deref(),
+        Some("n:7")
+    );
+}

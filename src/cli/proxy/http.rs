@@ -256,10 +256,12 @@ impl Proxy {
 fn session_key(h: &HeaderMap) -> Option<String> {
     let mut values = h.get_all(SESSION_ID).iter();
     let first = values.next()?;
-    let mut key = String::from_utf8_lossy(first.as_bytes()).into_owned();
+    // Bytes that are not UTF-8 are kept as `\xNN` escapes (not U+FFFD), so two distinct
+    // header values never share one session's state.
+    let mut key = first.as_bytes().escape_ascii().to_string();
     for v in values {
         key.push_str(", ");
-        key.push_str(&String::from_utf8_lossy(v.as_bytes()));
+        key.push_str(&v.as_bytes().escape_ascii().to_string());
     }
     Some(key)
 }
@@ -785,5 +787,30 @@ impl Body for Tapped {
 
     fn size_hint(&self) -> SizeHint {
         self.inner.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Adversarial trial (session 3): the key was decoded lossily, so `a\x80` and `a\x81`
+    /// both became `a\u{FFFD}` and two sessions shared one state.
+    #[test]
+    fn session_keys_keep_non_utf8_bytes_distinct() {
+        let key = |vals: &[&[u8]]| {
+            let mut h = HeaderMap::new();
+            for v in vals {
+                h.append(
+                    SESSION_ID,
+                    hyper::header::HeaderValue::from_bytes(v).unwrap(),
+                );
+            }
+            session_key(&h)
+        };
+        assert_ne!(key(&[b"a\x80"]), key(&[b"a\x81"]));
+        assert_eq!(key(&[b"abc-123"]).as_deref(), Some("abc-123"));
+        assert_eq!(key(&[b"a", b"b"]).as_deref(), Some("a, b"));
+        assert_eq!(key(&[]), None);
     }
 }
