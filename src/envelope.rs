@@ -920,15 +920,11 @@ fn walk_inner<const W: u8>(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), 
             }
             None => {
                 // A case variant starts with its name's first letter in either case (none of
-                // the names starts with `s` or `k`, the letters with non-ASCII folds), so
-                // this one-byte test rules out almost every other key; escaped keys are
+                // the names starts with `i`, `s` or `k`, the letters with non-ASCII folds),
+                // so this one-byte test rules out almost every other key; escaped keys are
                 // decoded first.
-                let first = frame.get(k.start).map_or(0, u8::to_ascii_lowercase);
-                let maybe = match W {
-                    0 => matches!(first, b'n' | b'u' | b'_'),
-                    1 => matches!(first, b'r' | b'_'),
-                    _ => matches!(first, b'c' | b'm' | b'd'),
-                };
+                let first = frame.get(k.start).map(u8::to_ascii_lowercase);
+                let maybe = first.is_some_and(|f| names.iter().any(|n| n.first() == Some(&f)));
                 if (maybe && k.end > k.start || k.escaped)
                     && spans.member_case_variant.get().is_none()
                     && is_case_variant(&frame[k.start..k.end], k.escaped, names)
@@ -1409,15 +1405,15 @@ impl<'f> Envelope<'f> {
 
 /// Offset of the opening quote of the first key that repeats an earlier key of the same
 /// object (compared after unescaping), at any depth inside the value at `span` of an already
-/// validated `frame`; `None` when no object in it repeats a key. One pass; a hash set of
-/// decoded keys per open object.
+/// validated `frame`; `None` when no object in it repeats a key. One pass; a [`KeySet`] (the
+/// walk's own duplicate check) per open object.
 fn first_repeated_key(frame: &[u8], span: Span) -> Option<usize> {
-    let mut open: Vec<Option<std::collections::HashSet<Cow<'_, [u8]>>>> = Vec::new();
+    let mut open: Vec<Option<KeySet<'_>>> = Vec::new();
     let end = span.end().min(frame.len());
     let mut i = span.start();
     while i < end {
         match frame[i] {
-            b'{' => open.push(Some(Default::default())),
+            b'{' => open.push(Some(KeySet::new(frame))),
             b'[' => open.push(None),
             b'}' | b']' => {
                 open.pop();
@@ -1431,8 +1427,13 @@ fn first_repeated_key(frame: &[u8], span: Span) -> Option<usize> {
                 if frame.get(j) == Some(&b':')
                     && let Some(Some(keys)) = open.last_mut()
                 {
-                    let raw = &frame[i + 1..after - 1];
-                    if !keys.insert(decode_bytes(raw, raw.contains(&b'\\'))) {
+                    let (start, end) = (i + 1, after - 1);
+                    let escaped = frame[start..end].contains(&b'\\');
+                    if !keys.insert(StrTok {
+                        start,
+                        end,
+                        escaped,
+                    }) {
                         return Some(i);
                     }
                 }
