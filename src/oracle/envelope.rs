@@ -22,8 +22,8 @@
 //!   `duplicate-meta-key` (and the frame must really repeat a key), `depth-limit`,
 //!   `number-too-long`, `frame-too-large`, and `number-out-of-range` for a number whose
 //!   exactly rounded value overflows f64 (serde_json's default two-step reading makes some
-//!   of those f64::MAX; the core rejects a number when either reading overflows). (A non-JSON-RPC shape is not a rejection: it is
-//!   `Ok` with [`Shape::Invalid`].)
+//!   of those f64::MAX; the core rejects a number when either reading overflows). (A
+//!   non-JSON-RPC shape is not a rejection: it is `Ok` with [`Shape::Invalid`].)
 //! * **simd-json** (on a copy; it unescapes in place): when we accept and it rejects, the
 //!   only allowed cause is its documented difference — integers beyond the `i64`/`u64`
 //!   range, which it rejects while serde_json reads them as floats. Its 1024 depth limit

@@ -109,15 +109,11 @@ pub(crate) fn check(
         );
     }
     if let Some(k) = m.member_case_variant {
-        let in_params = m
-            .params
-            .is_some_and(|p| p.start() < k.start() && k.end() < p.end());
-        let (rule, object) = if in_params {
+        let inside =
+            |o: Option<crate::Span>| o.is_some_and(|o| o.start() < k.start() && k.end() < o.end());
+        let (rule, object) = if inside(m.params) {
             (Rule::CaseVariantParam, "params")
-        } else if m
-            .result
-            .is_some_and(|r| r.start() < k.start() && k.end() < r.end())
-        {
+        } else if inside(m.result) {
             (Rule::CaseVariantKey, "result")
         } else {
             (Rule::CaseVariantKey, "error")
