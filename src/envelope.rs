@@ -47,6 +47,7 @@ use bytes::Bytes;
 use crate::error::{Error, ErrorKind};
 use crate::scan::Backend;
 use crate::scan::cursor::{Cursor, StrTok};
+use crate::scan::text::token_text;
 
 /// A byte range `start..end` in a frame (bytes, `start <= end`).
 ///
@@ -209,10 +210,16 @@ impl<'f> JsonStr<'f> {
     /// Escapes are decoded per RFC 8259 §7 (a `\u` surrogate pair becomes one code point;
     /// `\u0000` stays a NUL character). Text that was not validated by the parser (e.g. a
     /// lone surrogate passed to [`JsonStr::from_raw`]) decodes to U+FFFD; this never panics.
+    #[inline]
     pub fn decode(&self) -> Cow<'f, str> {
         if !self.escaped {
             return Cow::Borrowed(self.raw);
         }
+        self.decode_escaped()
+    }
+
+    #[inline(never)]
+    fn decode_escaped(&self) -> Cow<'f, str> {
         let mut out = String::with_capacity(self.raw.len());
         for piece in Unescape::new(self.raw.as_bytes()) {
             match piece {
@@ -492,6 +499,8 @@ impl Default for Parser {
 /// Names of the depth-1 members the walk records, in bit order.
 const TOP_KEYS: [&[u8]; 6] = [b"jsonrpc", b"id", b"method", b"params", b"result", b"error"];
 const K_JSONRPC: usize = 0;
+/// The `jsonrpc` member as compact frames write it (JSON-RPC 2.0 §4).
+const JSONRPC_MEMBER: &[u8] = br#""jsonrpc":"2.0""#;
 const K_ID: usize = 1;
 const K_METHOD: usize = 2;
 const K_PARAMS: usize = 3;
@@ -567,6 +576,43 @@ fn key_index(
     }
 }
 
+/// Recognises a compact envelope key with its colon at `at` (the opening quote) from the
+/// 8 bytes there: `"id":`, `"error":`, `"method":`, `"params":`, `"result":` (the last three
+/// also check the ninth byte). Returns the key's index in [`TOP_KEYS`] and the length of the
+/// key token plus colon (bytes); `None` for anything else, including escaped or spaced keys,
+/// which the key scan then reads.
+#[inline(always)]
+fn top_key_word(frame: &[u8], at: usize) -> Option<(usize, usize)> {
+    const fn word(b: &[u8]) -> u64 {
+        let mut w = [0u8; 8];
+        let mut i = 0;
+        while i < b.len() && i < 8 {
+            w[i] = b[i];
+            i += 1;
+        }
+        u64::from_le_bytes(w)
+    }
+    const ID: u64 = word(br#""id":"#);
+    const ERROR: u64 = word(br#""error":"#);
+    const METHOD: u64 = word(br#""method""#);
+    const PARAMS: u64 = word(br#""params""#);
+    const RESULT: u64 = word(br#""result""#);
+    let w = u64::from_le_bytes(frame.get(at..at + 8)?.try_into().ok()?);
+    if w & 0xFF_FFFF_FFFF == ID {
+        return Some((K_ID, 5));
+    }
+    if w == ERROR {
+        return Some((K_ERROR, 8));
+    }
+    let i = match w {
+        METHOD => K_METHOD,
+        PARAMS => K_PARAMS,
+        RESULT => K_RESULT,
+        _ => return None,
+    };
+    (frame.get(at + 8) == Some(&b':')).then_some((i, 9))
+}
+
 /// [`TOP_KEYS`] lookup on raw key bytes.
 #[inline(always)]
 fn top_key(raw: &[u8]) -> Option<usize> {
@@ -586,7 +632,11 @@ fn top_key(raw: &[u8]) -> Option<usize> {
 /// work per key, so millions of keys stay linear).
 struct KeySet<'f> {
     frame: &'f [u8],
-    small: [StrTok; 16],
+    /// Key `i`'s raw text is `frame[start..end]` with `small[i] = start | end << 32` (frames
+    /// are at most `u32::MAX` bytes); bit `i` of `escaped` says it holds an escape. Packed so
+    /// that setting up the set (once per `_meta` object) clears 128 bytes, not 384.
+    small: [u64; 16],
+    escaped: u16,
     n: usize,
     big: Option<std::collections::HashSet<Cow<'f, [u8]>>>,
 }
@@ -595,14 +645,18 @@ impl<'f> KeySet<'f> {
     fn new(frame: &'f [u8]) -> Self {
         Self {
             frame,
-            small: [StrTok {
-                start: 0,
-                end: 0,
-                escaped: false,
-            }; 16],
+            small: [0; 16],
+            escaped: 0,
             n: 0,
             big: None,
         }
+    }
+    /// Key `i` of the inline set: its raw text and whether it holds an escape.
+    #[inline]
+    fn small_key(&self, i: usize) -> (&'f [u8], bool) {
+        let w = self.small[i];
+        let (start, end) = (w as u32 as usize, (w >> 32) as usize);
+        (&self.frame[start..end], self.escaped >> i & 1 == 1)
     }
     /// Adds `k`; false when an equal key was already there.
     fn insert(&mut self, k: StrTok) -> bool {
@@ -611,9 +665,9 @@ impl<'f> KeySet<'f> {
             return big.insert(decode_bytes(&frame[k.start..k.end], k.escaped));
         }
         let raw = &frame[k.start..k.end];
-        for o in &self.small[..self.n] {
-            let other = &frame[o.start..o.end];
-            let same = match (k.escaped, o.escaped) {
+        for i in 0..self.n {
+            let (other, o_escaped) = self.small_key(i);
+            let same = match (k.escaped, o_escaped) {
                 (false, false) => raw == other,
                 (true, false) => eq_decoded(raw, true, other),
                 (false, true) => eq_decoded(other, true, raw),
@@ -624,13 +678,16 @@ impl<'f> KeySet<'f> {
             }
         }
         if self.n < self.small.len() {
-            self.small[self.n] = k;
+            self.small[self.n] = k.start as u64 | (k.end as u64) << 32;
+            self.escaped |= u16::from(k.escaped) << self.n;
             self.n += 1;
             return true;
         }
-        let mut big: std::collections::HashSet<Cow<'f, [u8]>> = self.small[..self.n]
-            .iter()
-            .map(|o| decode_bytes(&frame[o.start..o.end], o.escaped))
+        let mut big: std::collections::HashSet<Cow<'f, [u8]>> = (0..self.n)
+            .map(|i| {
+                let (other, o_escaped) = self.small_key(i);
+                decode_bytes(other, o_escaped)
+            })
             .collect();
         big.insert(decode_bytes(raw, k.escaped));
         self.big = Some(big);
@@ -831,8 +888,44 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
     let mut others: Option<KeySet<'_>> = None;
     loop {
         let kstart = c.pos;
-        let k = c.key()?;
-        match key_index(frame, k, &TOP_KEYS, top_key) {
+        // `"jsonrpc":"2.0"` (compact, first of its kind): every message has it, so one
+        // 15-byte compare stands in for the key scan, the key lookup and the value scan.
+        if seen & 1 << K_JSONRPC == 0
+            && frame.get(kstart..kstart + JSONRPC_MEMBER.len()) == Some(JSONRPC_MEMBER)
+        {
+            seen |= 1 << K_JSONRPC;
+            c.pos = kstart + JSONRPC_MEMBER.len();
+            spans.jsonrpc = Slot::new(Some(Span::at(c.pos - 5, c.pos)));
+            if !c.member_separator()? {
+                return Ok(());
+            }
+            continue;
+        }
+        // Other envelope keys written compactly (`"id":`, `"method":`, …, first of their
+        // kind) are recognised from one 8-byte word; anything else takes the key scan.
+        let fast = top_key_word(frame, kstart).filter(|&(i, _)| seen & 1 << i == 0);
+        let found = match fast {
+            Some((i, len)) => {
+                c.pos = kstart + len;
+                Some(i)
+            }
+            None => {
+                let k = c.key()?;
+                let i = key_index(frame, k, &TOP_KEYS, top_key);
+                if i.is_none() {
+                    if !others.get_or_insert_with(|| KeySet::new(frame)).insert(k) {
+                        c.defer(Error::new(ErrorKind::DuplicateKey, kstart));
+                    }
+                    if spans.case_variant_key.get().is_none()
+                        && is_case_variant(&frame[k.start..k.end], k.escaped, &TOP_KEYS)
+                    {
+                        spans.case_variant_key = Slot::new(Some(Span::at(k.start, k.end)));
+                    }
+                }
+                i
+            }
+        };
+        match found {
             Some(i) => {
                 if seen & 1 << i != 0 {
                     c.defer(Error::new(ErrorKind::DuplicateKey, kstart));
@@ -859,14 +952,6 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
                 }
             }
             None => {
-                if !others.get_or_insert_with(|| KeySet::new(frame)).insert(k) {
-                    c.defer(Error::new(ErrorKind::DuplicateKey, kstart));
-                }
-                if spans.case_variant_key.get().is_none()
-                    && is_case_variant(&frame[k.start..k.end], k.escaped, &TOP_KEYS)
-                {
-                    spans.case_variant_key = Slot::new(Some(Span::at(k.start, k.end)));
-                }
                 c.skip_value(1)?;
             }
         }
@@ -994,23 +1079,25 @@ const MAX_SAFE_INT: i64 = (1 << 53) - 1;
 /// `-0` is not an integer here: serde_json reads it as the float `-0.0`, so a typed backend
 /// rejects it as an id or `error.code` (fuzz finding F1, `corpora/hostile/fuzz-error-code-negative-zero.json`).
 fn plain_int(raw: &[u8]) -> Option<i64> {
-    if raw == b"-0" {
-        return None;
-    }
-    let (neg, digits) = match raw.strip_prefix(b"-") {
-        Some(d) => (true, d),
-        None => (false, raw),
+    let (neg, digits) = match raw {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, raw),
     };
-    if digits.is_empty()
-        || digits.len() > 18
-        || !digits.iter().all(u8::is_ascii_digit)
-        || (digits[0] == b'0' && digits.len() > 1)
-    {
-        return None;
+    match digits {
+        [] => return None,
+        [b'0'] => return (!neg).then_some(0),
+        [b'0', ..] => return None,
+        _ if digits.len() > 18 => return None,
+        _ => {}
     }
+    // One pass: accumulate and check each digit (at most 18, so no overflow).
     let mut v: i64 = 0;
     for &d in digits {
-        v = v * 10 + (d - b'0') as i64;
+        let d = d.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + i64::from(d);
     }
     Some(if neg { -v } else { v })
 }
@@ -1208,9 +1295,8 @@ impl<'f> Envelope<'f> {
         if b.len() < 2 || b[0] != b'"' || b[b.len() - 1] != b'"' {
             return None;
         }
-        std::str::from_utf8(&b[1..b.len() - 1])
-            .ok()
-            .map(JsonStr::from_raw)
+        let (raw, escaped) = token_text(&b[1..b.len() - 1])?;
+        Some(JsonStr { raw, escaped })
     }
 
     /// Span of the depth-1 `jsonrpc` value.
@@ -1296,7 +1382,7 @@ impl<'f> Envelope<'f> {
             IdForm::Str => self.json_str(self.spans.id.get()).map(Id::Str),
             IdForm::Int(value) => Some(Id::Int {
                 value,
-                raw: std::str::from_utf8(raw).ok()?,
+                raw: token_text(raw)?.0,
             }),
             IdForm::Null => (raw == b"null").then_some(Id::Null),
             IdForm::Bad => None,
@@ -1304,7 +1390,7 @@ impl<'f> Envelope<'f> {
     }
     /// The exact JSON text of the id value (e.g. `"\"abc\""`, `"-0"`, `"1.0"`).
     pub fn id_raw(&self) -> Option<&'f str> {
-        std::str::from_utf8(self.bytes(self.spans.id.get())?).ok()
+        token_text(self.bytes(self.spans.id.get())?).map(|(s, _)| s)
     }
     /// `jsonrpc`, when it is a string.
     pub fn jsonrpc(&self) -> Option<JsonStr<'f>> {
@@ -1561,7 +1647,7 @@ impl<'f> Iterator for Members<'f> {
         }
         let kend = raw_string_end(f, i)?;
         let key_span = Span::new(i + 1, kend - 1);
-        let raw = std::str::from_utf8(&f[i + 1..kend - 1]).ok()?;
+        let (raw, escaped) = token_text(&f[i + 1..kend - 1])?;
         let mut j = skip_ws_at(f, kend);
         if f.get(j) != Some(&b':') {
             self.pos = self.end;
@@ -1571,7 +1657,7 @@ impl<'f> Iterator for Members<'f> {
         let vend = raw_value_end(f, j).filter(|&e| e <= self.end)?;
         self.pos = vend;
         Some(Member {
-            key: JsonStr::from_raw(raw).decode(),
+            key: JsonStr { raw, escaped }.decode(),
             key_span,
             value: Span::new(j, vend),
         })

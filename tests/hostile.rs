@@ -860,3 +860,79 @@ fn dotted_and_dotless_i_are_case_variants() {
         assert!(ok(f.as_bytes()).member_case_variant_key().is_some(), "{f}");
     }
 }
+
+/// The walk recognises compact envelope keys (`"jsonrpc":"2.0"`, `"id":`, `"method":`,
+/// `"params":`, `"result":`, `"error":`) from a word compare instead of the key scan; every
+/// other spelling of the same key takes the scan. Both must give the same spans and the same
+/// duplicate verdicts, whichever comes first.
+#[test]
+fn compact_key_fast_paths_agree_with_the_key_scan() {
+    // Compact and spaced spellings of one message record the same members.
+    let compact = ok(br#"{"jsonrpc":"2.0","id":7,"method":"m","params":{"name":"t"}}"#);
+    let spaced =
+        ok(br#"{ "jsonrpc" : "2.0" , "id" : 7 , "method" : "m" , "params" : { "name" : "t" } }"#);
+    for e in [&compact, &spaced] {
+        assert_eq!(e.shape(), Shape::Request);
+        assert_eq!(e.jsonrpc().unwrap().raw(), "2.0");
+        assert_eq!(e.id_raw(), Some("7"));
+        assert_eq!(e.method().unwrap().raw(), "m");
+        assert_eq!(e.params_name().unwrap().raw(), "t");
+    }
+    assert_eq!(compact.jsonrpc_span().unwrap().range(), 11..16);
+    assert_eq!(compact.id_span().unwrap().range(), 22..23);
+    // Duplicates: fast spelling twice, fast then escaped, escaped then fast.
+    for (key, value) in [
+        ("jsonrpc", r#""2.0""#),
+        ("id", "1"),
+        ("method", r#""m""#),
+        ("params", "{}"),
+        ("result", "{}"),
+        ("error", r#"{"code":1,"message":"x"}"#),
+    ] {
+        let escaped = format!("\\u{:04x}{}", key.as_bytes()[0], &key[1..]);
+        for (a, b) in [(key, key), (key, escaped.as_str()), (escaped.as_str(), key)] {
+            let f = format!(r#"{{"{a}":{value},"{b}":{value}}}"#);
+            let e = run(f.as_bytes()).unwrap_err();
+            let second = 1 + a.len() + 3 + value.len() + 1;
+            assert_eq!(
+                (e.kind(), e.offset()),
+                (ErrorKind::DuplicateKey, second),
+                "{f}"
+            );
+        }
+    }
+    // `"jsonrpc":"2.0"` that is not followed by `,` or `}`, and near-miss keys.
+    assert_eq!(kind(br#"{"jsonrpc":"2.0""}"#), ErrorKind::UnexpectedByte);
+    assert_eq!(kind(br#"{"jsonrpc":"2.0"#), ErrorKind::UnexpectedEnd);
+    let e = ok(br#"{"jsonrpc":"2.0x","idx":1,"methods":"m","params_":{},"error ":1,"id":2}"#);
+    assert_eq!(e.shape(), Shape::Invalid);
+    assert_eq!(e.jsonrpc().unwrap().raw(), "2.0x");
+    assert_eq!(e.id_raw(), Some("2"));
+    assert_eq!(
+        (e.method_span(), e.params_span(), e.error_span()),
+        (None, None, None)
+    );
+    // A key with fewer than 8 bytes left in the frame (no word to load) and a value that
+    // ends the frame.
+    assert_eq!(kind(br#"{"id":1,"id""#), ErrorKind::UnexpectedEnd);
+    assert_eq!(ok(br#"{"x":1,"id":1}"#).id_raw(), Some("1"));
+}
+
+/// Plain-integer ids and `error.code` are read in one pass over their digits.
+#[test]
+fn integer_ids_one_pass() {
+    let id = |s: &str| {
+        let f = format!(r#"{{"jsonrpc":"2.0","id":{s},"method":"m"}}"#);
+        let e = run(f.as_bytes()).unwrap();
+        e.id().map(|i| format!("{i:?}"))
+    };
+    assert_eq!(id("0").unwrap(), r#"Int { value: 0, raw: "0" }"#);
+    assert_eq!(id("-1").unwrap(), r#"Int { value: -1, raw: "-1" }"#);
+    assert_eq!(id("10").unwrap(), r#"Int { value: 10, raw: "10" }"#);
+    assert_eq!(id("-0"), None);
+    assert_eq!(id("123456789012345678"), None); // 18 digits: beyond 2^53 - 1
+    assert_eq!(
+        id("-9007199254740991").unwrap(),
+        r#"Int { value: -9007199254740991, raw: "-9007199254740991" }"#
+    );
+}

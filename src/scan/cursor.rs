@@ -476,6 +476,12 @@ impl<'f> Cursor<'f> {
                 self.number()?;
             }
             b't' | b'f' | b'n' => self.literal()?,
+            // `{}` / `[]` (e.g. `"clientCapabilities":{}`): no container walk. `{` + 2 is
+            // `}` and `[` + 2 is `]`.
+            b'{' | b'[' if self.buf.get(self.pos + 1) == Some(&(first + 2)) => {
+                self.check_depth(depth + 1)?;
+                self.pos += 2;
+            }
             b'{' | b'[' => self.skip_container(depth)?,
             _ => return Err(err(ErrorKind::UnexpectedByte, self.pos)),
         }

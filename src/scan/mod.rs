@@ -29,5 +29,6 @@
 
 pub(crate) mod block;
 pub(crate) mod cursor;
+pub(crate) mod text;
 
 pub use block::Backend;
