@@ -1040,6 +1040,9 @@ fn is_case_variant(raw: &[u8], escaped: bool, names: &[&[u8]]) -> bool {
     names.iter().any(|n| folds_to(&key, n))
 }
 
+/// The opening quote and the reserved prefix of MCP's own `_meta` keys.
+const META_PREFIX: &[u8] = b"\"io.modelcontextprotocol/";
+
 /// Walks a `_meta` object (cursor at `{`, depth 3), rejecting duplicate keys.
 fn walk_meta(c: &mut Cursor<'_>) -> Result<(), Error> {
     c.check_depth(3)?;
@@ -1051,7 +1054,15 @@ fn walk_meta(c: &mut Cursor<'_>) -> Result<(), Error> {
     let mut keys = KeySet::new(c.buf);
     loop {
         let kstart = c.pos;
-        let k = c.key()?;
+        // Keys under the prefix MCP reserves (`io.modelcontextprotocol/protocolVersion`,
+        // `…/clientCapabilities`, spec digest §3) are 40-odd bytes: compare the prefix as
+        // a constant and scan only the rest.
+        let plain = if c.buf.get(kstart..kstart + META_PREFIX.len()) == Some(META_PREFIX) {
+            META_PREFIX.len() - 1
+        } else {
+            0
+        };
+        let k = c.key_after(plain)?;
         if !keys.insert(k) {
             c.defer(Error::new(ErrorKind::DuplicateMetaKey, kstart));
         }

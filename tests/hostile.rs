@@ -936,3 +936,51 @@ fn integer_ids_one_pass() {
         r#"Int { value: -9007199254740991, raw: "-9007199254740991" }"#
     );
 }
+
+/// `_meta` keys under MCP's reserved prefix skip the scan of the prefix; what follows it is
+/// still validated, and such keys still take part in the duplicate check.
+#[test]
+fn reserved_meta_prefix_keys_are_still_validated() {
+    let meta = |members: &str| {
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"_meta":{{{members}}}}}}}"#)
+    };
+    for ok_members in [
+        r#""io.modelcontextprotocol/":1"#,
+        r#""io.modelcontextprotocol/protocolVersion":"2026-07-28""#,
+        r#""io.modelcontextprotocol/é":1"#,
+        r#""io.modelcontextprotocol/\u0041":1,"io.modelcontextprotocol/B":2"#,
+        r#""io.modelcontextprotocol/a-very-long-key-name-that-runs-well-past-sixty-four-bytes-of-text":{}"#,
+    ] {
+        let f = meta(ok_members);
+        let e = ok(f.as_bytes());
+        assert_eq!(e.shape(), Shape::Request, "{f}");
+        assert!(e.params_meta_span().is_some());
+    }
+    // A control byte or a lone continuation byte after the prefix is still -32700.
+    let mut f = meta(r#""io.modelcontextprotocol/X":1"#).into_bytes();
+    let x = f.iter().position(|&b| b == b'X').unwrap();
+    for bad in [0x01, 0x80, b'\n'] {
+        f[x] = bad;
+        let e = run(&f).unwrap_err();
+        assert_eq!((e.code(), e.offset()), (-32700, x), "{bad:#x}");
+    }
+    // Duplicates, plain and escaped, in either order.
+    for members in [
+        r#""io.modelcontextprotocol/a":1,"io.modelcontextprotocol/a":2"#,
+        r#""io.modelcontextprotocol/a":1,"io.modelcontextprotocol/\u0061":2"#,
+        r#""io.modelcontextprotocol\/a":1,"io.modelcontextprotocol/a":2"#,
+    ] {
+        assert_eq!(
+            kind(meta(members).as_bytes()),
+            ErrorKind::DuplicateMetaKey,
+            "{members}"
+        );
+    }
+    // The prefix cut short by the end of the frame.
+    assert_eq!(
+        kind(
+            br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"io.modelcontextprotocol/"#
+        ),
+        ErrorKind::UnexpectedEnd
+    );
+}

@@ -264,6 +264,27 @@ pub(crate) mod x86 {
         }
     }
 
+    /// [`special_mask_sse2`] without the bounds check, for the short-string loop whose
+    /// bound already keeps 16 bytes in reach.
+    ///
+    /// # Safety
+    /// `at + 16 <= buf.len()`.
+    #[inline(always)]
+    pub(crate) unsafe fn special_mask_sse2_unchecked(buf: &[u8], at: usize) -> u32 {
+        debug_assert!(at + 16 <= buf.len());
+        // SAFETY: the caller guarantees `at + 16 <= buf.len()`, so the 16 bytes at `at` are
+        // inside `buf` (unaligned load); SSE2 is enabled on every x86-64 target.
+        unsafe {
+            let v = _mm_loadu_si128(buf.as_ptr().add(at) as *const __m128i);
+            let q = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+            let bs = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+            let lim = _mm_set1_epi8(0x1f);
+            let ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, lim), lim);
+            let any = _mm_or_si128(_mm_or_si128(q, bs), _mm_or_si128(ctl, v));
+            _mm_movemask_epi8(any) as u32
+        }
+    }
+
     /// Bits of bytes that are `"`, `\` or `<= 0x1f` in one 32-byte vector.
     #[inline]
     #[target_feature(enable = "avx2")]

@@ -151,10 +151,11 @@ impl<'f> Cursor<'f> {
     #[inline(always)]
     pub fn skip_ws(&mut self) {
         // Compact frames (the common case) have no whitespace between tokens: one compare.
-        if matches!(self.buf.get(self.pos), Some(&b) if b > b' ') {
-            return;
+        match self.buf.get(self.pos) {
+            Some(&b) if b > b' ' => {}
+            None => {}
+            Some(_) => self.skip_ws_slow(),
         }
-        self.skip_ws_slow();
     }
 
     #[inline(never)]
@@ -221,9 +222,24 @@ impl<'f> Cursor<'f> {
     /// Validates the string token at the cursor (which must be at its opening `"`).
     #[inline(always)]
     pub fn string(&mut self) -> Result<StrTok, Error> {
+        self.string_after(0)
+    }
+
+    /// [`Cursor::string`] for a string whose first `plain` bytes after the opening quote
+    /// the caller has already compared with a constant free of `"`, `\`, control and
+    /// non-ASCII bytes (e.g. the `io.modelcontextprotocol/` prefix of `_meta` keys): the
+    /// scan starts after them. `plain` must not reach past the frame's end.
+    #[inline(always)]
+    pub fn string_after(&mut self, plain: usize) -> Result<StrTok, Error> {
         debug_assert_eq!(self.buf[self.pos], b'"');
         let buf = self.buf;
         let start = self.pos + 1;
+        debug_assert!(start + plain <= buf.len());
+        debug_assert!(
+            buf[start..start + plain]
+                .iter()
+                .all(|&b| b >= 0x20 && b < 0x80 && b != b'"' && b != b'\\')
+        );
         // Short-string fast path (SSE2, 16 bytes per step; SSE2 is part of the x86-64
         // baseline): most keys and values are short plain ASCII and end within 64 bytes
         // (`_meta` keys such as `io.modelcontextprotocol/clientCapabilities` are 40-50;
@@ -231,10 +247,11 @@ impl<'f> Cursor<'f> {
         // Not used by the scalar backend, which stays the portable oracle.
         #[cfg(target_arch = "x86_64")]
         if self.backend != Backend::Scalar {
-            let mut p = start;
-            let lim = (start + 64).min(buf.len().saturating_sub(15));
+            let mut p = start + plain;
+            let lim = (p + 64).min(buf.len().saturating_sub(15));
             while p < lim {
-                let m = super::block::x86::special_mask_sse2(buf, p);
+                // SAFETY: `p < lim <= buf.len() - 15`, so `p + 16 <= buf.len()`.
+                let m = unsafe { super::block::x86::special_mask_sse2_unchecked(buf, p) };
                 if m != 0 {
                     let i = p + m.trailing_zeros() as usize;
                     if buf.get(i) == Some(&b'"') {
@@ -279,8 +296,8 @@ impl<'f> Cursor<'f> {
         }
         // Short-string fast path (SWAR, 8 bytes per step): most keys and values are short
         // plain ASCII and end within a few words.
-        let mut p = start;
-        let lim = (start + 32).min(buf.len().saturating_sub(7));
+        let mut p = start + plain;
+        let lim = (p + 32).min(buf.len().saturating_sub(7));
         while p < lim {
             let w = u64::from_le_bytes(buf[p..p + 8].try_into().unwrap_or([0; 8]));
             let m = special_bytes(w);
@@ -557,10 +574,17 @@ impl<'f> Cursor<'f> {
     /// At a member's key (after whitespace): validates `"key"` and the `:` after it.
     #[inline(always)]
     pub fn key(&mut self) -> Result<StrTok, Error> {
+        self.key_after(0)
+    }
+
+    /// [`Cursor::key`] with [`Cursor::string_after`]'s `plain` (0 when the key does not
+    /// start with a known constant).
+    #[inline(always)]
+    pub fn key_after(&mut self, plain: usize) -> Result<StrTok, Error> {
         if self.peek()? != b'"' {
             return Err(err(ErrorKind::UnexpectedByte, self.pos));
         }
-        let k = self.string()?;
+        let k = self.string_after(plain)?;
         // Compact frames: the colon follows the key directly.
         if self.buf.get(self.pos) == Some(&b':') {
             self.pos += 1;
