@@ -238,7 +238,7 @@ impl<'f> Cursor<'f> {
         debug_assert!(
             buf[start..start + plain]
                 .iter()
-                .all(|&b| b >= 0x20 && b < 0x80 && b != b'"' && b != b'\\')
+                .all(|&b| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\')
         );
         // Short-string fast path (SSE2, 16 bytes per step; SSE2 is part of the x86-64
         // baseline): most keys and values are short plain ASCII and end within 64 bytes
