@@ -73,6 +73,9 @@ pub(crate) struct Cursor<'f> {
     backend: Backend,
     max_depth: usize,
     max_number_len: usize,
+    /// `buf.len() - 15` (0 when shorter): the short-string loop may load 16 bytes at any
+    /// offset below it.
+    sse2_end: usize,
     /// The first policy error (a duplicate key) found so far; the walk goes on to the end of
     /// the frame so that a later syntax error takes precedence (-32700 before -32600).
     pub deferred: Option<Error>,
@@ -125,6 +128,7 @@ impl<'f> Cursor<'f> {
             backend,
             max_depth,
             max_number_len,
+            sse2_end: buf.len().saturating_sub(15),
             deferred: None,
         }
     }
@@ -248,13 +252,14 @@ impl<'f> Cursor<'f> {
         #[cfg(target_arch = "x86_64")]
         if self.backend != Backend::Scalar {
             let mut p = start + plain;
-            let lim = (p + 64).min(buf.len().saturating_sub(15));
+            let lim = (p + 64).min(self.sse2_end);
             while p < lim {
-                // SAFETY: `p < lim <= buf.len() - 15`, so `p + 16 <= buf.len()`.
+                // SAFETY: `p < lim <= sse2_end = buf.len() - 15`, so `p + 16 <= buf.len()`.
                 let m = unsafe { super::block::x86::special_mask_sse2_unchecked(buf, p) };
                 if m != 0 {
                     let i = p + m.trailing_zeros() as usize;
-                    if buf.get(i) == Some(&b'"') {
+                    // SAFETY: `i < p + 16 <= buf.len()` (a bit of the 16-byte mask at `p`).
+                    if unsafe { *buf.get_unchecked(i) } == b'"' {
                         self.pos = i + 1;
                         return Ok(StrTok {
                             start,
