@@ -5,6 +5,12 @@
 //! reads (the copy a real read does) and every frame is decoded. Throughput is bytes of stream.
 //! Before timing, every codec is checked to produce the same frames.
 //!
+//! The `*_decode_only` rows time our codecs' `decode` alone: the whole stream is put in a
+//! `BytesMut` in criterion's untimed setup (`iter_batched`, `BatchSize::LargeInput`), so the
+//! read copy is excluded. In a real `FramedRead` that copy is done by the kernel in read(2);
+//! these rows show what framing itself costs through the codec (splitting off `Bytes`
+//! included).
+//!
 //! Run: `cargo bench --bench framing -- --warm-up-time 1 --measurement-time 3`
 //! (`MCPWIRE_BENCH_QUICK=1`: 10 samples, 0.2 s warm-up, 0.5 s measurement). After the
 //! criterion run it prints each median divided by the stream's frame count (ns/frame), read
@@ -19,14 +25,17 @@
 //!     target/release/deps/framing-HASH icount raw_codec small 4
 //! ```
 //!
-//! Divide callgrind's total `Ir` by `frames * passes` (the binary prints both).
+//! Divide callgrind's total `Ir` by `frames * passes` (the binary prints both). Each IMPL's
+//! pass runs in a function of its own (`count_items`), so one impl's count does not move
+//! when the code of another changes. The `*_decode_only` impls get their buffers filled
+//! before measuring.
 
 use std::hint::black_box;
 
 use bytes::BytesMut;
 use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, Throughput};
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput};
 use mcpwire::codec::{NdjsonCodec, NdjsonRawCodec, SseCodec};
 use mcpwire::framing::ndjson::NdjsonFramer;
 use mcpwire::framing::sse::SseFramer;
@@ -126,6 +135,23 @@ fn run_with<D: Decoder>(
     }
 }
 
+/// Frames a whole stream already in `buf` (no read copy): decode until none, then
+/// `decode_eof` until none, calling `sink` per item. Returns the emptied buffer, so that
+/// freeing it is left to the caller (outside the timed part in `iter_batched`).
+fn decode_prefilled<D: Decoder>(
+    codec: &mut D,
+    mut buf: BytesMut,
+    mut sink: impl FnMut(D::Item),
+) -> BytesMut {
+    while let Some(item) = codec.decode(&mut buf).ok().flatten() {
+        sink(item);
+    }
+    while let Some(item) = codec.decode_eof(&mut buf).ok().flatten() {
+        sink(item);
+    }
+    buf
+}
+
 /// The floor for any zero-copy codec: read copy + memchr + `split_to().freeze()`, no state,
 /// no limits, no offsets (peers-perf.md's g2).
 struct MemchrSplitBaseline;
@@ -206,6 +232,16 @@ fn check_same_frames(input: &[u8], frames: &[String]) {
     });
     let mut sse_in_place = Vec::new();
     sse_framer_in_place(&sse_stream(frames), |d| sse_in_place.push(d.to_vec()));
+    let mut ours_prefilled = Vec::new();
+    decode_prefilled(&mut NdjsonRawCodec::new(), BytesMut::from(input), |f| {
+        ours_prefilled.push(f.into_bytes().to_vec())
+    });
+    let mut sse_prefilled = Vec::new();
+    decode_prefilled(
+        &mut sse_codec_no_parse(),
+        BytesMut::from(&sse_stream(frames)[..]),
+        |f| sse_prefilled.push(f.data().to_vec()),
+    );
     let expect: Vec<Vec<u8>> = frames.iter().map(|f| f.as_bytes().to_vec()).collect();
     assert_eq!(ours, expect, "NdjsonRawCodec");
     assert_eq!(lines, expect, "LinesCodec");
@@ -213,6 +249,8 @@ fn check_same_frames(input: &[u8], frames: &[String]) {
     assert_eq!(floor, expect, "NdjsonFramer in place");
     assert_eq!(sse, expect, "SseCodec");
     assert_eq!(sse_in_place, expect, "SseFramer in place");
+    assert_eq!(ours_prefilled, expect, "NdjsonRawCodec decode only");
+    assert_eq!(sse_prefilled, expect, "SseCodec decode only");
 }
 
 /// A generated stream and its frames.
@@ -243,6 +281,21 @@ fn bench(c: &mut Criterion) {
                 });
                 assert_eq!(k, n);
             })
+        });
+        g.bench_function(id("mcpwire_ndjson_raw_codec_decode_only"), |b| {
+            b.iter_batched(
+                || BytesMut::from(&input[..]),
+                |buf| {
+                    let mut k = 0usize;
+                    let buf = decode_prefilled(&mut NdjsonRawCodec::new(), buf, |f| {
+                        black_box(&f);
+                        k += 1
+                    });
+                    assert_eq!(k, n);
+                    buf
+                },
+                BatchSize::LargeInput,
+            )
         });
         g.bench_function(id("mcpwire_ndjson_framer_in_place"), |b| {
             b.iter(|| {
@@ -311,6 +364,21 @@ fn bench(c: &mut Criterion) {
                 assert_eq!(k, n);
             })
         });
+        g.bench_function(id("mcpwire_sse_codec_no_parse_decode_only"), |b| {
+            b.iter_batched(
+                || BytesMut::from(&sse[..]),
+                |buf| {
+                    let mut k = 0usize;
+                    let buf = decode_prefilled(&mut sse_codec_no_parse(), buf, |f| {
+                        black_box(&f);
+                        k += 1
+                    });
+                    assert_eq!(k, n);
+                    buf
+                },
+                BatchSize::LargeInput,
+            )
+        });
         g.bench_function(id("mcpwire_sse_framer_in_place"), |b| {
             b.iter(|| {
                 let mut k = 0usize;
@@ -335,7 +403,24 @@ const ICOUNT_IMPLS: &[(&str, &str)] = &[
     ("any_delimiter_codec", "tokio_util_any_delimiter_codec"),
     ("sse_codec", "mcpwire_sse_codec_no_parse"),
     ("sse_framer_in_place", "mcpwire_sse_framer_in_place"),
+    (
+        "raw_codec_decode_only",
+        "mcpwire_ndjson_raw_codec_decode_only",
+    ),
+    (
+        "sse_codec_decode_only",
+        "mcpwire_sse_codec_no_parse_decode_only",
+    ),
 ];
+
+/// One pass of one impl, in a function of its own (a separate copy per impl, never inlined
+/// into the dispatch), so the code generated for one impl does not depend on the others'.
+#[inline(never)]
+fn count_items(item: impl Fn(&mut usize)) -> usize {
+    let mut k = 0usize;
+    item(&mut k);
+    k
+}
 
 /// The only function callgrind collects in icount mode: `passes` passes of `pass`.
 #[inline(never)]
@@ -369,38 +454,41 @@ fn icount(args: &[String]) {
         .expect("CLASS: small, medium or large");
     check_same_frames(input, frames);
     let sse = sse_stream(frames);
-    let count = |item: &dyn Fn(&mut usize)| {
-        let mut k = 0usize;
-        item(&mut k);
-        k
-    };
+    // Pre-filled buffers for the decode-only impls (one per pass and the warm-up), made
+    // before measuring so the copy is not counted.
+    let prefilled = std::cell::RefCell::new(match imp.as_str() {
+        "raw_codec_decode_only" => vec![BytesMut::from(&input[..]); passes + 1],
+        "sse_codec_decode_only" => vec![BytesMut::from(&sse[..]); passes + 1],
+        _ => Vec::new(),
+    });
+    let next_buf = || prefilled.borrow_mut().pop().expect("one buffer per pass");
     let pass = || -> usize {
         match imp.as_str() {
-            "framer_in_place" => count(&|k| {
+            "framer_in_place" => count_items(|k| {
                 framer_in_place(black_box(input), |f| {
                     black_box(f);
                     *k += 1
                 })
             }),
-            "raw_codec" => count(&|k| {
+            "raw_codec" => count_items(|k| {
                 run(&mut NdjsonRawCodec::new(), black_box(input), |f| {
                     black_box(&f);
                     *k += 1
                 })
             }),
-            "codec_with_parse" => count(&|k| {
+            "codec_with_parse" => count_items(|k| {
                 run(&mut NdjsonCodec::new(), black_box(input), |f| {
                     black_box(&f);
                     *k += 1
                 })
             }),
-            "baseline" => count(&|k| {
+            "baseline" => count_items(|k| {
                 run(&mut MemchrSplitBaseline, black_box(input), |f| {
                     black_box(&f);
                     *k += 1
                 })
             }),
-            "lines_codec" => count(&|k| {
+            "lines_codec" => count_items(|k| {
                 run(
                     &mut LinesCodec::new_with_max_length(DEFAULT_MAX_FRAME_LEN),
                     black_box(input),
@@ -410,23 +498,37 @@ fn icount(args: &[String]) {
                     },
                 )
             }),
-            "any_delimiter_codec" => count(&|k| {
+            "any_delimiter_codec" => count_items(|k| {
                 run(&mut any_delimiter_codec(), black_box(input), |f| {
                     black_box(&f);
                     *k += 1
                 })
             }),
-            "sse_codec" => count(&|k| {
+            "sse_codec" => count_items(|k| {
                 run(&mut sse_codec_no_parse(), black_box(&sse), |f| {
                     black_box(&f);
                     *k += 1
                 })
             }),
-            "sse_framer_in_place" => count(&|k| {
+            "sse_framer_in_place" => count_items(|k| {
                 sse_framer_in_place(black_box(&sse), |d| {
                     black_box(d);
                     *k += 1
                 })
+            }),
+            "raw_codec_decode_only" => count_items(|k| {
+                let buf = decode_prefilled(&mut NdjsonRawCodec::new(), next_buf(), |f| {
+                    black_box(&f);
+                    *k += 1
+                });
+                black_box(buf);
+            }),
+            "sse_codec_decode_only" => count_items(|k| {
+                let buf = decode_prefilled(&mut sse_codec_no_parse(), next_buf(), |f| {
+                    black_box(&f);
+                    *k += 1
+                });
+                black_box(buf);
             }),
             other => panic!("unknown IMPL {other}; see icount --list"),
         }
@@ -472,7 +574,7 @@ fn per_frame_summary() {
             };
             if let Some(ns) = v["median"]["point_estimate"].as_f64() {
                 lines.push(format!(
-                    "{name:<7} {id:<34} {:>10.1} ns/frame  (median {:.1} us / {n} frames)",
+                    "{name:<7} {id:<40} {:>10.1} ns/frame  (median {:.1} us / {n} frames)",
                     ns / n as f64,
                     ns / 1e3
                 ));

@@ -32,6 +32,16 @@
 //!
 //! Each byte is searched for a line end once (memchr2 over CR/LF, resumed across calls);
 //! field-name detection examines at most the bytes up to the first colon of a line.
+//!
+//! Fast path: at an event boundary (no event in progress, no partial line) the framer first
+//! tries to recognise one whole common event in the buffer, `[event: message EOL] data: VALUE
+//! EOL EOL` (LF, CRLF or CR line ends, the space after either colon optional, VALUE without
+//! CR or LF, within both limits), and returns it exactly as the line-by-line path would
+//! (same bytes consumed, zero-copy range, offsets, line numbers, counters). Anything else
+//! (`id:`, `retry:`, comments, several `data:` lines, other event names, an event not yet
+//! complete, a limit exceeded) goes line by line. An attempt that fails because the event is
+//! not complete yet searches that event's data line once more on the next path (at most one
+//! line window per event), which [`SseFramer::bytes_examined`] does not count.
 
 use std::ops::Range;
 
@@ -166,6 +176,10 @@ pub struct SseFramer {
     examined: u64,
     events: u64,
     comments: u64,
+    /// Events returned by the whole-event fast path ([`SseFramer::fast_path_events`]).
+    fast_events: u64,
+    /// Whether the whole-event fast path is tried ([`SseFramer::set_fast_path`]).
+    fast_path: bool,
 }
 
 impl Default for SseFramer {
@@ -211,6 +225,8 @@ impl SseFramer {
             examined: 0,
             events: 0,
             comments: 0,
+            fast_events: 0,
+            fast_path: true,
         }
     }
 
@@ -240,16 +256,43 @@ impl SseFramer {
         self.comments
     }
 
-    /// Resets to the start of a new stream (counters included), keeping the limits.
+    /// Events returned whole by the fast path (exposed for tests: it shows that the fast
+    /// path was taken; the events themselves are the same either way).
+    #[doc(hidden)]
+    pub fn fast_path_events(&self) -> u64 {
+        self.fast_events
+    }
+
+    /// Turns the whole-event fast path on (the default) or off. Off, every event goes through
+    /// the line-by-line path; the results are the same, which is what tests compare.
+    #[doc(hidden)]
+    pub fn set_fast_path(&mut self, on: bool) {
+        self.fast_path = on;
+    }
+
+    /// Resets to the start of a new stream (counters included), keeping the limits and the
+    /// fast-path switch.
     pub fn reset(&mut self) {
         let joined = std::mem::take(&mut self.joined);
+        let fast_path = self.fast_path;
         *self = Self::with_limits(self.max_event_len, self.max_line_len);
         self.joined = joined;
         self.joined.clear();
+        self.fast_path = fast_path;
     }
 
     /// Finds the next event in `buf` (the pending bytes; see the module docs).
+    #[inline(always)]
     pub fn decode<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
+        if let Some((consumed, ev)) = self.decode_fast(buf) {
+            return Decoded::frame(consumed, ev);
+        }
+        self.decode_slow(buf)
+    }
+
+    /// Everything but the whole-event fast path of [`decode`](Self::decode).
+    #[inline(never)]
+    fn decode_slow<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
         let step = self.step(buf);
         self.complete(buf, step)
     }
@@ -258,7 +301,17 @@ impl SseFramer {
     /// in progress (fields seen, or a last line without terminator that is not a comment) is
     /// reported as [`FrameErrorKind::UnterminatedEvent`] and dropped. Call until it returns
     /// [`Status::Partial`], which then means the stream is fully drained.
+    #[inline(always)]
     pub fn finish<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
+        if let Some((consumed, ev)) = self.decode_fast(buf) {
+            return Decoded::frame(consumed, ev);
+        }
+        self.finish_slow(buf)
+    }
+
+    /// Everything but the whole-event fast path of [`finish`](Self::finish).
+    #[inline(never)]
+    fn finish_slow<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
         let step = self.step(buf);
         if !matches!(step, Step::Partial) {
             return self.complete(buf, step);
@@ -388,6 +441,9 @@ impl SseFramer {
     /// Processes lines until an event is complete, a limit error occurs, or more input is
     /// needed. Leaves `pos` at the first byte after the processed lines.
     fn step(&mut self, buf: &[u8]) -> Step {
+        // Whether the fast path may be tried at the current line start: `decode_fast` has
+        // already tried the first one of this call, unless the BOM was still unchecked.
+        let mut after_line = !self.bom_checked;
         if !self.bom_checked {
             let avail = &buf[self.pos..];
             if avail.len() < BOM.len() && BOM.starts_with(avail) {
@@ -434,6 +490,36 @@ impl SseFramer {
                     }
                 }
             }
+            // At a line start `decode_fast` has not tried, with no event in progress: the
+            // whole-event fast path.
+            if after_line
+                && self.fast_path
+                && !self.fields_seen
+                && !self.discarding_event
+                && self.scanned == self.pos
+                && let Some(fe) = self.parse_fast(&buf[self.pos..])
+            {
+                // The same event the lines below would assemble, for `complete` to build.
+                let start = self.pos;
+                let data_start = start + fe.data_start;
+                self.fields_seen = true;
+                self.event_offset = self.offset + start as u64;
+                self.event_line = self.line;
+                self.data_offset = Some(self.offset + data_start as u64);
+                self.data = Data::Single(data_start..data_start + fe.data.len());
+                self.data_lines = 1;
+                if fe.has_event {
+                    self.event_set = true;
+                    self.event_is_message = true;
+                }
+                self.line += 2 + u64::from(fe.has_event);
+                self.examined += fe.examined;
+                self.skip_lf = fe.blank_cr;
+                self.pos = start + fe.len;
+                self.scanned = self.pos;
+                self.fast_events += 1;
+                return Step::Event;
+            }
             let window_end = buf
                 .len()
                 .min(self.pos.saturating_add(self.max_line_len).saturating_add(1));
@@ -478,6 +564,7 @@ impl SseFramer {
             self.pos = t + 1;
             self.scanned = self.pos;
             self.line += 1;
+            after_line = true;
             if t == start {
                 // Blank line: dispatch.
                 if self.discarding_event {
@@ -497,6 +584,136 @@ impl SseFramer {
                 return Step::Error(e);
             }
         }
+    }
+
+    /// The whole-event fast path of [`decode`](Self::decode) and [`finish`](Self::finish), kept
+    /// small so it inlines into the caller. With no event in progress (no field seen, not
+    /// discarding, no partial line searched, BOM handled), after the LF of a pending CRLF if
+    /// there is one, it recognises one whole common event with [`parse_fast`](Self::parse_fast)
+    /// and returns it with the bytes consumed, leaving the framer as the line-by-line path
+    /// would after that event. Otherwise `None`, with nothing changed.
+    #[inline(always)]
+    fn decode_fast<'a>(&mut self, buf: &'a [u8]) -> Option<(usize, SseEvent<'a>)> {
+        // Between calls `pos` is 0 unless a data value is retained (then a field was seen),
+        // and a line is discarded only with the rest of its event.
+        debug_assert!(self.pos == 0 || self.fields_seen);
+        debug_assert!(!self.discarding_line || self.discarding_event);
+        if !self.fast_path
+            || self.fields_seen
+            || self.discarding_event
+            || !self.bom_checked
+            || self.scanned != 0
+        {
+            return None;
+        }
+        // The LF of a CRLF whose CR ended the previous call's last line.
+        let (start, rest) = match buf {
+            [b'\n', rest @ ..] if self.skip_lf => (1, rest),
+            [] if self.skip_lf => return None,
+            _ => (0, buf),
+        };
+        let fe = self.parse_fast(rest)?;
+        let consumed = start + fe.len;
+        let data_start = start + fe.data_start;
+        let ev = SseEvent {
+            data: fe.data,
+            data_range: Some(data_start..data_start + fe.data.len()),
+            has_data: true,
+            event: fe.has_event.then_some(b"message"),
+            id: None,
+            retry: None,
+            offset: self.offset + start as u64,
+            line: self.line,
+            data_offset: Some(self.offset + data_start as u64),
+            data_lines: 1,
+        };
+        if fe.has_event {
+            self.event_is_message = true;
+        }
+        self.offset += consumed as u64;
+        self.line += 2 + u64::from(fe.has_event);
+        self.examined += start as u64 + fe.examined;
+        self.skip_lf = fe.blank_cr;
+        self.events += 1;
+        self.fast_events += 1;
+        Some((consumed, ev))
+    }
+
+    /// Recognises one whole common event at the start of `rest` (a line start): `[event:
+    /// message EOL] data: VALUE EOL EOL`, where EOL is LF, CRLF or CR, `event:message` and
+    /// `data:VALUE` (no space) are accepted too, and VALUE holds no CR or LF, within the line
+    /// and event limits. Returns where its parts lie and what the line-by-line path would
+    /// count for it; `None` for anything else (other fields or comments, a second data line,
+    /// a missing blank line or a CR at the end of `rest` before the blank line, a line over
+    /// the line limit or data over the event limit: the line-by-line path reports those).
+    #[inline(always)]
+    fn parse_fast<'a>(&self, rest: &'a [u8]) -> Option<FastEvent<'a>> {
+        // The data line, and whether an `event: message` line came first. The two commonest
+        // openings are matched in one compare first (same result as the general match).
+        const MESSAGE_CRLF: &[u8] = b"event: message\r\n";
+        const MESSAGE_LF: &[u8] = b"event: message\n";
+        const EVENT_LINE: usize = b"event: message".len();
+        let (line, has_event) = if rest.starts_with(MESSAGE_CRLF) && EVENT_LINE <= self.max_line_len
+        {
+            (&rest[MESSAGE_CRLF.len()..], true)
+        } else if rest.starts_with(MESSAGE_LF) && EVENT_LINE <= self.max_line_len {
+            (&rest[MESSAGE_LF.len()..], true)
+        } else {
+            match rest.strip_prefix(b"event:") {
+                Some(v) => {
+                    let v = v.strip_prefix(b" ").unwrap_or(v);
+                    let after = v.strip_prefix(b"message")?;
+                    if rest.len() - after.len() > self.max_line_len {
+                        return None;
+                    }
+                    let line = match after {
+                        [b'\r', b'\n', line @ ..] => line,
+                        [b'\r' | b'\n', line @ ..] => line,
+                        _ => return None,
+                    };
+                    (line, true)
+                }
+                None => (rest, false),
+            }
+        };
+        let value = match line.strip_prefix(b"data: ") {
+            Some(v) => v,
+            None => line.strip_prefix(b"data:")?,
+        };
+        // The line-by-line path searches at most `max_line_len + 1` bytes of a line.
+        let hay = if line.len() <= self.max_line_len {
+            value
+        } else {
+            let name_len = line.len() - value.len();
+            let window = self.max_line_len.saturating_add(1).checked_sub(name_len)?;
+            &value[..value.len().min(window)]
+        };
+        let k = super::find_cr_or_lf(hay)?;
+        if k > self.max_event_len {
+            return None;
+        }
+        let (data, eol) = value.split_at(k);
+        let blank = match eol {
+            [b'\r', b'\n', blank @ ..] => blank,
+            [_, blank @ ..] => blank,
+            [] => return None,
+        };
+        let blank_cr = match blank.first()? {
+            b'\n' => false,
+            b'\r' => true,
+            _ => return None,
+        };
+        let len = rest.len() - blank.len() + 1;
+        Some(FastEvent {
+            len,
+            data,
+            data_start: rest.len() - value.len(),
+            has_event,
+            // The line-by-line path examines every byte of the lines it searches (terminator
+            // and skipped LF included) plus the field names with their colons.
+            examined: (len + 5 + if has_event { 6 } else { 0 }) as u64,
+            blank_cr,
+        })
     }
 
     /// Interprets one non-blank line `buf[start..end]`.
@@ -654,6 +871,23 @@ enum Step {
     Partial,
     Event,
     Error(FrameError),
+}
+
+/// A whole event found by [`SseFramer::parse_fast`]; indices are relative to the slice given.
+struct FastEvent<'a> {
+    /// Bytes of the event through the blank line's terminator (a CR, when the blank line ends
+    /// in CR: a LF after it is left for the next line, as the line-by-line path does).
+    len: usize,
+    /// The data value.
+    data: &'a [u8],
+    /// Index of the data value.
+    data_start: usize,
+    /// The event had the `event: message` line.
+    has_event: bool,
+    /// Bytes the line-by-line path counts as examined for these lines.
+    examined: u64,
+    /// The blank line ended in CR.
+    blank_cr: bool,
 }
 
 /// Convenience for tests and tools: splits a whole in-memory stream into owned events and
