@@ -362,6 +362,17 @@ fn depth_limit_at_the_boundary() {
     assert!(run_with(br#"{"params":{"_meta":{}}}"#, small).is_err());
     assert!(run_with(br#"{"params":{"x":1}}"#, small).is_ok());
     assert!(run_with(br#"{"params":{"x":[]}}"#, small).is_err());
+    // An empty container skipped without the container walk (`{}` / `[]` as a member value)
+    // meets the same limit at the same offset, and one level more is accepted.
+    for f in [&br#"{"params":{"x":[]}}"#[..], br#"{"params":{"x":{}}}"#] {
+        let e = run_with(f, small).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::DepthLimit, 15));
+        let four = Limits {
+            max_depth: 4,
+            ..Limits::DEFAULT
+        };
+        assert!(run_with(f, four).is_ok());
+    }
 }
 
 #[test]
