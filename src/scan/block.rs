@@ -247,21 +247,11 @@ pub(crate) mod x86 {
     /// bytes are left (the caller only calls it with `at + 16 <= buf.len()`).
     #[inline(always)]
     pub(crate) fn special_mask_sse2(buf: &[u8], at: usize) -> u32 {
-        let Some(chunk) = buf.get(at..at + 16) else {
+        if buf.get(at..at + 16).is_none() {
             return 1;
-        };
-        // SAFETY: `chunk` is 16 readable bytes (unaligned load); SSE2 is enabled on every
-        // x86-64 target (`cfg(target_arch = "x86_64")` guards this module).
-        unsafe {
-            let v = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
-            let q = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-            let bs = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-            let lim = _mm_set1_epi8(0x1f);
-            let ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, lim), lim);
-            // `movemask` of `v` itself gives the bytes `>= 0x80`.
-            let any = _mm_or_si128(_mm_or_si128(q, bs), _mm_or_si128(ctl, v));
-            _mm_movemask_epi8(any) as u32
         }
+        // SAFETY: the 16 bytes at `at` are inside `buf` (checked above).
+        unsafe { special_mask_sse2_unchecked(buf, at) }
     }
 
     /// [`special_mask_sse2`] without the bounds check, for the short-string loop whose
@@ -280,6 +270,7 @@ pub(crate) mod x86 {
             let bs = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
             let lim = _mm_set1_epi8(0x1f);
             let ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, lim), lim);
+            // `movemask` of `v` itself gives the bytes `>= 0x80`.
             let any = _mm_or_si128(_mm_or_si128(q, bs), _mm_or_si128(ctl, v));
             _mm_movemask_epi8(any) as u32
         }
