@@ -1055,7 +1055,7 @@ fn walk_meta(c: &mut Cursor<'_>) -> Result<(), Error> {
     loop {
         let kstart = c.pos;
         // Keys under the prefix MCP reserves (`io.modelcontextprotocol/protocolVersion`,
-        // `…/clientCapabilities`, spec digest §3) are 40-odd bytes: compare the prefix as
+        // `…/clientCapabilities`, spec digest §4.2) are 40-odd bytes: compare the prefix as
         // a constant and scan only the rest.
         let plain = if c.buf.get(kstart..kstart + META_PREFIX.len()) == Some(META_PREFIX) {
             META_PREFIX.len() - 1
