@@ -757,6 +757,7 @@ impl Parser {
     /// One front-to-back pass; no heap allocation unless a key has escapes or an object has
     /// more than 16 keys whose duplicates must be checked. Error offsets are bytes from the
     /// start of `frame`.
+    #[inline]
     pub fn parse<'f>(&self, frame: &'f [u8]) -> Result<Envelope<'f>, Error> {
         let mut env = Envelope {
             frame,
