@@ -91,16 +91,26 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// SWAR: `0x01` in every byte of a word.
+pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
+/// SWAR: bit 7 of every byte of a word.
+pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// SWAR: bit 7 set in the lowest byte of `x` (little-endian) that is zero; bits above it may
+/// be false positives (borrow propagation), so the result is non-zero exactly when some byte
+/// is zero. `zero_bytes(w ^ ONES * b)` finds the byte value `b` in `w`.
+#[inline]
+pub(crate) fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x & HIGH
+}
+
 /// SWAR: the lowest set bit (bit 7 of a byte) marks the first byte of `w` (little-endian)
 /// that is `"`, `\\`, `< 0x20` or `>= 0x80`. Bits above the lowest may be false positives
 /// (borrow propagation); the lowest is exact.
 #[inline]
 fn special_bytes(w: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    let quote = zero(w ^ (ONES * b'"' as u64));
-    let backslash = zero(w ^ (ONES * b'\\' as u64));
+    let quote = zero_bytes(w ^ (ONES * b'"' as u64));
+    let backslash = zero_bytes(w ^ (ONES * b'\\' as u64));
     let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
     quote | backslash | control | (w & HIGH)
 }

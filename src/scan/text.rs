@@ -2,6 +2,8 @@
 //! ASCII text (the common case for envelope members: `"2.0"`, method names, ids, `_meta`
 //! keys).
 
+use super::cursor::{HIGH, ONES, zero_bytes};
+
 /// The raw text `raw` (between a string token's quotes) as `&str`, and whether it holds a
 /// backslash (an escape, for text the walk validated). `None` when `raw` is not valid UTF-8.
 ///
@@ -11,12 +13,7 @@
 /// prologue and tail on short strings.
 #[inline]
 pub(crate) fn token_text(raw: &[u8]) -> Option<(&str, bool)> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_backslash = |w: u64| {
-        let x = w ^ (ONES * b'\\' as u64);
-        x.wrapping_sub(ONES) & !x & HIGH != 0
-    };
+    let has_backslash = |w: u64| zero_bytes(w ^ (ONES * b'\\' as u64)) != 0;
     let (mut any, mut slash) = (0u64, false);
     if raw.len() >= 8 {
         let mut words = raw.chunks_exact(8);
