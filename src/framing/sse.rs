@@ -508,16 +508,10 @@ impl SseFramer {
                 self.data_offset = Some(self.offset + data_start as u64);
                 self.data = Data::Single(data_start..data_start + fe.data.len());
                 self.data_lines = 1;
-                if fe.has_event {
-                    self.event_set = true;
-                    self.event_is_message = true;
-                }
-                self.line += 2 + u64::from(fe.has_event);
-                self.examined += fe.examined;
-                self.skip_lf = fe.blank_cr;
+                self.event_set |= fe.has_event;
+                self.count_fast_event(&fe);
                 self.pos = start + fe.len;
                 self.scanned = self.pos;
-                self.fast_events += 1;
                 return Step::Event;
             }
             let window_end = buf
@@ -627,16 +621,25 @@ impl SseFramer {
             data_offset: Some(self.offset + data_start as u64),
             data_lines: 1,
         };
+        self.count_fast_event(&fe);
+        self.offset += consumed as u64;
+        self.examined += start as u64;
+        self.events += 1;
+        Some((consumed, ev))
+    }
+
+    /// What a whole event from [`parse_fast`](Self::parse_fast) leaves in the framer's
+    /// line-by-line state, whichever path returns it: its lines counted, its bytes examined,
+    /// a pending LF after a blank line ending in CR, `event: message` remembered.
+    #[inline(always)]
+    fn count_fast_event(&mut self, fe: &FastEvent<'_>) {
         if fe.has_event {
             self.event_is_message = true;
         }
-        self.offset += consumed as u64;
         self.line += 2 + u64::from(fe.has_event);
-        self.examined += start as u64 + fe.examined;
+        self.examined += fe.examined;
         self.skip_lf = fe.blank_cr;
-        self.events += 1;
         self.fast_events += 1;
-        Some((consumed, ev))
     }
 
     /// Recognises one whole common event at the start of `rest` (a line start): `[event:
