@@ -232,45 +232,31 @@ fn block() -> impl Strategy<Value = Vec<(Line, &'static [u8])>> {
 
 fn render(lines: &[(Line, &'static [u8])], out: &mut Vec<u8>) {
     for (l, e) in lines {
-        match l {
-            Line::Data(v, space) => {
-                out.extend_from_slice(if *space { b"data: " } else { b"data:" });
-                out.extend_from_slice(v);
-            }
-            Line::DataNoColon => out.extend_from_slice(b"data"),
+        // Each line is a field name (colon and space included) and a value.
+        let (name, value): (&[u8], &[u8]) = match l {
+            Line::Data(v, space) => (if *space { b"data: " } else { b"data:" }, v),
+            Line::DataNoColon => (b"data", b""),
             Line::EventMessage(space) => {
-                out.extend_from_slice(if *space {
+                let name: &[u8] = if *space {
                     b"event: message"
                 } else {
                     b"event:message"
-                });
+                };
+                (name, b"")
             }
-            Line::Event(v) => {
-                out.extend_from_slice(b"event:");
-                out.extend_from_slice(v);
-            }
-            Line::Id(v) => {
-                out.extend_from_slice(b"id: ");
-                out.extend_from_slice(v);
-            }
-            Line::Retry(v) => {
-                out.extend_from_slice(b"retry: ");
-                out.extend_from_slice(v);
-            }
-            Line::Comment(v) => {
-                out.push(b':');
-                out.extend_from_slice(v);
-            }
-            Line::Unknown(v) => {
-                out.extend_from_slice(b"x-field: ");
-                out.extend_from_slice(v);
-            }
+            Line::Event(v) => (b"event:", v),
+            Line::Id(v) => (b"id: ", v),
+            Line::Retry(v) => (b"retry: ", v),
+            Line::Comment(v) => (b":", v),
+            Line::Unknown(v) => (b"x-field: ", v),
             Line::Raw(v) => {
                 out.extend_from_slice(v);
                 continue;
             }
-            Line::Blank => {}
-        }
+            Line::Blank => (b"", b""),
+        };
+        out.extend_from_slice(name);
+        out.extend_from_slice(value);
         out.extend_from_slice(e);
     }
 }
