@@ -125,9 +125,32 @@ impl Backend {
                 // CPU supports AVX-512F and AVX-512BW.
                 unsafe { x86::string_rest_avx512(buf, start, from) }
             }
-            _ => string_loop(buf, start, from, masks_scalar, utf8_std),
+            _ => string_loop(
+                buf,
+                start,
+                from,
+                masks_scalar,
+                utf8_std,
+                NO_BLOCK_ESCAPES,
+                no_skip,
+            ),
         }
     }
+}
+
+/// The `escapes` argument of [`string_loop`] for backends that walk escape by escape (the
+/// scalar oracle, and AVX-512, which this project could not run since the block escape step
+/// was written).
+pub(crate) const NO_BLOCK_ESCAPES: Option<EscapeKernel> = None;
+
+/// A block escape kernel: `(backslash, simple escape)` masks of the block at an offset.
+pub(crate) type EscapeKernel = fn(&[u8], usize) -> (u64, u64);
+
+/// The `skip_plain` argument of [`string_loop`] for backends without a block skip loop:
+/// skips nothing.
+#[inline(always)]
+pub(crate) fn no_skip(_: &[u8], at: usize) -> (usize, bool) {
+    (at, false)
 }
 
 /// UTF-8 check of string content, portable.
@@ -162,41 +185,92 @@ pub(crate) fn masks_scalar(buf: &[u8], at: usize) -> (u64, u64, usize) {
 /// The string loop shared by every backend (inlined into each backend's
 /// `#[target_feature]` function so its mask kernel inlines too). Walks the stop bits of each
 /// block; simple escapes are handled inline without reloading the block.
+///
+/// With `escapes` (`Some` kernel returning the `(backslash, simple escape)` masks of the
+/// block at an offset, see [`escape_masks_scalar`]), a block whose first stop byte is a
+/// backslash is settled in one step when every escape in it up to the closing quote is a
+/// simple one (`\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`): the escaped bytes come from the
+/// backslash runs by carry arithmetic ([`escaped_after_runs`]) instead of one iteration per
+/// escape. Anything else in such a block (`\u`, a bad escape, a control byte) goes through
+/// the per-escape walk, so errors and their offsets do not depend on `escapes`. The scalar
+/// backend passes `None` and stays the per-escape oracle.
 #[inline(always)]
-pub(crate) fn string_loop(
+pub(crate) fn string_loop<E: Fn(&[u8], usize) -> (u64, u64)>(
     buf: &[u8],
     start: usize,
     from: usize,
     masks: impl Fn(&[u8], usize) -> (u64, u64, usize),
     utf8: impl Fn(&[u8]) -> bool,
+    escapes: Option<E>,
+    skip_plain: impl Fn(&[u8], usize) -> (usize, bool),
 ) -> Result<(usize, bool), Error> {
+    let finish = |i: usize, high: u64, escaped: bool| {
+        if high != 0 && !utf8(&buf[start..i]) {
+            let bad = std::str::from_utf8(&buf[start..i])
+                .err()
+                .map_or(0, |e| e.valid_up_to());
+            return Err(Error::new(ErrorKind::InvalidUtf8, start + bad));
+        }
+        Ok((i, escaped))
+    };
     let mut p = from;
     let mut escaped = false;
     let mut high = 0u64;
-    loop {
+    'blocks: loop {
         let (mut stop, hi, n) = masks(buf, p);
         if n == 0 {
             return Err(Error::new(ErrorKind::UnexpectedEnd, buf.len()));
         }
+        if let Some(esc) = &escapes
+            && stop != 0
+            && buf[p + stop.trailing_zeros() as usize] == b'\\'
+        {
+            escaped = true;
+            let (bs, simple) = esc(buf, p);
+            let keep = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+            let (odd, carry) = escaped_after_runs(bs, n);
+            // Quotes and control bytes that no backslash escapes: the first one ends
+            // the string (or is an error).
+            let ends = stop & !bs & !odd;
+            if ends != 0 {
+                let e = ends.trailing_zeros() as usize;
+                let before = (1u64 << e) - 1;
+                if odd & !simple & before == 0 {
+                    let j = p + e;
+                    if buf[j] == b'"' {
+                        return finish(j, high | (hi & before), true);
+                    }
+                    return Err(Error::new(ErrorKind::ControlCharacter, j));
+                }
+            } else if odd & !simple & keep == 0 {
+                if !carry {
+                    high |= hi;
+                    p += n;
+                    continue 'blocks;
+                }
+                // The block ends inside an escape: its escaped byte is the next
+                // block's first.
+                if let Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') = buf.get(p + n)
+                {
+                    high |= hi;
+                    p += n + 1;
+                    continue 'blocks;
+                }
+            }
+        }
         loop {
             if stop == 0 {
                 high |= hi;
-                p += n;
+                // A block of plain content: what follows may be a long run of it.
+                let (next, seen_high) = skip_plain(buf, p + n);
+                high |= u64::from(seen_high);
+                p = next;
                 break;
             }
             let t = stop.trailing_zeros() as usize;
             let i = p + t;
             match buf[i] {
-                b'"' => {
-                    high |= hi & ((1u64 << t) - 1);
-                    if high != 0 && !utf8(&buf[start..i]) {
-                        let bad = std::str::from_utf8(&buf[start..i])
-                            .err()
-                            .map_or(0, |e| e.valid_up_to());
-                        return Err(Error::new(ErrorKind::InvalidUtf8, start + bad));
-                    }
-                    return Ok((i, escaped));
-                }
+                b'"' => return finish(i, high | (hi & ((1u64 << t) - 1)), escaped),
                 b'\\' => {
                     escaped = true;
                     let next = match buf.get(i + 1) {
@@ -215,6 +289,50 @@ pub(crate) fn string_loop(
             }
         }
     }
+}
+
+/// Which bytes of a block backslash runs escape, by carry arithmetic (no per-escape loop).
+///
+/// `bs` has bit *i* set when byte *i* of the block is `\`; `n` (1..=64) bytes were
+/// classified, so bits `>= n` of `bs` are clear; byte 0 must not itself be escaped by a
+/// backslash before the block. Returns `(odd, carry)`: bit *i* of `odd` is set when byte *i*
+/// (`< n`) follows a run of backslashes of odd length, i.e. is the escaped byte of the
+/// run's last escape and not a backslash; `carry` is true when the run ending at byte `n - 1`
+/// has odd length, so the byte after the block is escaped. (Escaped backslashes, the even
+/// members of a run, are always valid escapes and are not reported.)
+#[inline(always)]
+pub(crate) fn escaped_after_runs(bs: u64, n: usize) -> (u64, bool) {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    debug_assert!((1..=64).contains(&n) && (n == 64 || bs >> n == 0));
+    // Adding a run's first bit carries through the run and sets the bit after it; that
+    // byte is escaped when the run's length is odd, i.e. when the run starts and ends on
+    // positions of different parity.
+    let starts = bs & !(bs << 1);
+    let after_even = bs.wrapping_add(starts & EVEN) & !bs & !EVEN;
+    let after_odd = bs.wrapping_add(starts & !EVEN) & !bs & EVEN;
+    let keep = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let carry = ((bs << (64 - n)).leading_ones() & 1) == 1;
+    ((after_even | after_odd) & keep, carry)
+}
+
+/// The escape masks of the (up to) 64 bytes at `at`, byte by byte: `(backslash, simple)`
+/// where bit *i* of `backslash` is set when byte `at + i` is `\` and bit *i* of `simple`
+/// when it is one of `" \ / b f n r t` (the bytes that may follow a backslash other than
+/// `u`); bits past the end of `buf` are clear. The oracle for the SIMD escape kernels.
+#[cfg(test)]
+pub(crate) fn escape_masks_scalar(buf: &[u8], at: usize) -> (u64, u64) {
+    let block = buf.get(at..).unwrap_or(&[]);
+    let block = &block[..block.len().min(64)];
+    let mut bs = 0u64;
+    let mut simple = 0u64;
+    for (i, &b) in block.iter().enumerate() {
+        bs |= u64::from(b == b'\\') << i;
+        simple |= u64::from(matches!(
+            b,
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't'
+        )) << i;
+    }
+    (bs, simple)
 }
 
 /// The 64-bit `stop` mask of one 64-byte block, computed byte by byte (for tests: the SIMD
@@ -276,15 +394,54 @@ pub(crate) mod x86 {
         }
     }
 
-    /// Bits of bytes that are `"`, `\` or `<= 0x1f` in one 32-byte vector.
+    /// Lanes (all ones) of the bytes that are `"`, `\` or `<= 0x1f` in one 32-byte vector.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn stop_mask_avx2(v: __m256i) -> u32 {
+    fn stop_vec_avx2(v: __m256i) -> __m256i {
         let q = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8));
         let bs = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
         let lim = _mm256_set1_epi8(0x1f);
         let ctl = _mm256_cmpeq_epi8(_mm256_max_epu8(v, lim), lim);
-        _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(q, bs), ctl)) as u32
+        _mm256_or_si256(_mm256_or_si256(q, bs), ctl)
+    }
+
+    /// Bits of bytes that are `"`, `\` or `<= 0x1f` in one 32-byte vector.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn stop_mask_avx2(v: __m256i) -> u32 {
+        _mm256_movemask_epi8(stop_vec_avx2(v)) as u32
+    }
+
+    /// Skips whole 64-byte blocks of plain string content (no `"`, `\` or control byte)
+    /// from `at` on: returns the offset of the first block that has one of those bytes or
+    /// does not fit before the end of `buf` (`at` itself when the block at `at` does), and
+    /// whether any skipped byte is non-ASCII. The long-string loop of base64 blobs and file
+    /// text: no masks are extracted, one test per block.
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn skip_plain_avx2(buf: &[u8], at: usize) -> (usize, bool) {
+        let mut p = at;
+        let mut seen = _mm256_setzero_si256();
+        while p + 64 <= buf.len() {
+            // SAFETY: `p + 64 <= buf.len()`: both 32-byte loads are inside `buf`.
+            let (a, b) = unsafe {
+                let ptr = buf.as_ptr().add(p);
+                (
+                    _mm256_loadu_si256(ptr as *const __m256i),
+                    _mm256_loadu_si256(ptr.add(32) as *const __m256i),
+                )
+            };
+            let stop = _mm256_or_si256(stop_vec_avx2(a), stop_vec_avx2(b));
+            if _mm256_testz_si256(stop, stop) == 0 {
+                break;
+            }
+            seen = _mm256_or_si256(seen, _mm256_or_si256(a, b));
+            p += 64;
+        }
+        (p, _mm256_movemask_epi8(seen) != 0)
     }
 
     /// [`special_mask_sse2`] for the fewer than 16 bytes from `at` to the end of `buf`
@@ -319,17 +476,26 @@ pub(crate) mod x86 {
         (stop, high)
     }
 
-    /// AVX2 masks of the (up to) 64 bytes at `at` (see [`super::masks_scalar`]).
+    /// Runs a 64-byte block kernel on the (up to) 64 bytes at `at` of `buf`, whatever `at`:
+    /// returns the kernel's two masks with the bits of bytes before `at` and past the end
+    /// of `buf` clear, and the number `n = min(64, buf.len() - at)` of bytes classified
+    /// (`n = 0` and empty masks when `at >= buf.len()`). Frames of 64 bytes or more are read
+    /// in place (the tail block is the frame's last 64 bytes, shifted); shorter ones are
+    /// copied into a block padded with spaces, which the kernels must not mark.
     ///
     /// # Safety
-    /// The CPU supports AVX2.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(crate) unsafe fn masks_avx2(buf: &[u8], at: usize) -> (u64, u64, usize) {
+    /// `kernel(p)` is safe to call whenever `p..p+64` is readable (for the AVX2 kernels:
+    /// the CPU supports AVX2).
+    #[inline(always)]
+    unsafe fn on_block(
+        buf: &[u8],
+        at: usize,
+        kernel: impl Fn(*const u8) -> (u64, u64),
+    ) -> (u64, u64, usize) {
         let len = buf.len();
         if at + 64 <= len {
-            // SAFETY: `at + 64 <= len`: the 64 bytes at `at` are inside `buf`.
-            let (s, h) = unsafe { block_masks_avx2(buf.as_ptr().add(at)) };
+            // `at + 64 <= len`: the 64 bytes at `at` are inside `buf`.
+            let (s, h) = kernel(buf.as_ptr().wrapping_add(at));
             return (s, h, 64);
         }
         if at >= len {
@@ -337,23 +503,102 @@ pub(crate) mod x86 {
         }
         let n = len - at;
         if len >= 64 {
-            // Tail: load the last 64 bytes of the frame and shift away those before `at`.
-            // SAFETY: `len >= 64`, so `len - 64 .. len` is inside `buf`.
-            let (s, h) = unsafe { block_masks_avx2(buf.as_ptr().add(len - 64)) };
+            // Tail: the last 64 bytes of the frame (`len >= 64`, so inside `buf`), with
+            // the bits of the bytes before `at` shifted away.
+            let (s, h) = kernel(buf.as_ptr().wrapping_add(len - 64));
             let shift = 64 - n;
             return (s >> shift, h >> shift, n);
         }
-        // A frame shorter than one block: classify a padded copy (spaces are neither stop
-        // nor high bytes), then clear the bits past the end.
+        // A frame shorter than one block: classify a padded copy, then clear the bits past
+        // the end.
         let mut tmp = [b' '; 64];
         tmp[..n].copy_from_slice(&buf[at..]);
-        // SAFETY: `tmp` is 64 readable bytes.
-        let (s, h) = unsafe { block_masks_avx2(tmp.as_ptr()) };
+        let (s, h) = kernel(tmp.as_ptr());
         let keep = (1u64 << n) - 1;
         (s & keep, h & keep, n)
     }
 
-    /// AVX2 string loop (see [`super::string_loop`]).
+    /// AVX2 masks of the (up to) 64 bytes at `at` (see [`super::masks_scalar`]).
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn masks_avx2(buf: &[u8], at: usize) -> (u64, u64, usize) {
+        // SAFETY: `on_block` passes pointers to 64 readable bytes; the caller guarantees
+        // AVX2.
+        unsafe { on_block(buf, at, |p| block_masks_avx2(p)) }
+    }
+
+    /// Bits of the backslashes and of the simple-escape bytes (`" \ / b f n r t`) in one
+    /// 32-byte vector. The set test is a nibble lookup: bit *k* of `HI[h]` stands for high
+    /// nibble `h` (2, 5, 6, 7), `LO[l]` has the bits of the high nibbles that make a member
+    /// with low nibble `l`; a byte is a member when the two lookups share a bit.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn escape_vec_avx2(v: __m256i) -> (u32, u32) {
+        #[rustfmt::skip]
+        let lo_tab = _mm256_setr_epi8(
+            0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1,
+            0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1,
+        );
+        #[rustfmt::skip]
+        let hi_tab = _mm256_setr_epi8(
+            0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
+        );
+        let nib = _mm256_set1_epi8(0x0f);
+        let lo = _mm256_and_si256(v, nib);
+        let hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), nib);
+        let class = _mm256_and_si256(
+            _mm256_shuffle_epi8(lo_tab, lo),
+            _mm256_shuffle_epi8(hi_tab, hi),
+        );
+        let not_simple = _mm256_cmpeq_epi8(class, _mm256_setzero_si256());
+        let bs = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
+        (
+            _mm256_movemask_epi8(bs) as u32,
+            !(_mm256_movemask_epi8(not_simple) as u32),
+        )
+    }
+
+    /// AVX2 escape masks of the 64-byte block at `p`: `(backslash, simple)`.
+    ///
+    /// # Safety
+    /// The CPU supports AVX2 and `p..p+64` is readable.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn block_escape_masks_avx2(p: *const u8) -> (u64, u64) {
+        // SAFETY: the caller guarantees 64 readable bytes at `p`; unaligned loads.
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(p as *const __m256i),
+                _mm256_loadu_si256(p.add(32) as *const __m256i),
+            )
+        };
+        let (bs_a, simple_a) = escape_vec_avx2(a);
+        let (bs_b, simple_b) = escape_vec_avx2(b);
+        (
+            bs_a as u64 | (bs_b as u64) << 32,
+            simple_a as u64 | (simple_b as u64) << 32,
+        )
+    }
+
+    /// AVX2 escape masks of the (up to) 64 bytes at `at` (see
+    /// [`super::escape_masks_scalar`]).
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn escape_masks_avx2(buf: &[u8], at: usize) -> (u64, u64) {
+        // SAFETY: `on_block` passes pointers to 64 readable bytes; the caller guarantees
+        // AVX2. Spaces (the padding of short frames) are neither backslashes nor simple.
+        let (bs, simple, _) = unsafe { on_block(buf, at, |p| block_escape_masks_avx2(p)) };
+        (bs, simple)
+    }
+
+    /// AVX2 string loop (see [`super::string_loop`]), with the block escape step.
     ///
     /// # Safety
     /// The CPU supports AVX2.
@@ -363,13 +608,15 @@ pub(crate) mod x86 {
         start: usize,
         from: usize,
     ) -> Result<(usize, bool), crate::error::Error> {
-        // SAFETY (closure): this function only runs on CPUs with AVX2.
+        // SAFETY (closures): this function only runs on CPUs with AVX2.
         super::string_loop(
             buf,
             start,
             from,
             |b, at| unsafe { masks_avx2(b, at) },
             super::utf8_simd,
+            Some(|b: &[u8], at| unsafe { escape_masks_avx2(b, at) }),
+            |b, at| unsafe { skip_plain_avx2(b, at) },
         )
     }
 
@@ -426,6 +673,8 @@ pub(crate) mod x86 {
             from,
             |b, at| unsafe { masks_avx512(b, at) },
             super::utf8_simd,
+            super::NO_BLOCK_ESCAPES,
+            super::no_skip,
         )
     }
 }
@@ -517,6 +766,157 @@ mod tests {
                 // SAFETY: AVX-512 checked above; `block` is 64 readable bytes.
                 let got = unsafe { x86::block_masks_avx512(block.as_ptr(), 64) };
                 assert_eq!(got, want);
+            }
+        }
+    }
+
+    /// `escaped_after_runs` by walking the bits one by one.
+    fn escaped_after_runs_walk(bs: u64, n: usize) -> (u64, bool) {
+        let mut odd = 0u64;
+        let mut pending = false; // the byte at `i` is escaped
+        for i in 0..n {
+            let is_bs = bs >> i & 1 == 1;
+            if pending {
+                if !is_bs {
+                    odd |= 1 << i;
+                }
+                pending = false;
+            } else if is_bs {
+                pending = true;
+            }
+        }
+        (odd, pending)
+    }
+
+    #[test]
+    fn escaped_after_runs_matches_a_bit_walk() {
+        // Every mask of 1..=16 bytes, then long masks: random, and runs at the block ends.
+        for n in 1..=16usize {
+            for bs in 0..(1u64 << n) {
+                assert_eq!(
+                    escaped_after_runs(bs, n),
+                    escaped_after_runs_walk(bs, n),
+                    "bs {bs:#b} n {n}"
+                );
+            }
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for round in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Dense and sparse backslash patterns.
+            let bs = if round % 3 == 0 { x & (x >> 1) } else { x };
+            let n = 1 + (round as usize % 64);
+            let bs = if n == 64 { bs } else { bs & ((1u64 << n) - 1) };
+            assert_eq!(
+                escaped_after_runs(bs, n),
+                escaped_after_runs_walk(bs, n),
+                "bs {bs:#x} n {n}"
+            );
+        }
+        for len in 0..=64usize {
+            let run = if len == 64 {
+                u64::MAX
+            } else {
+                (1u64 << len) - 1
+            };
+            for bs in [
+                run,
+                run << (64 - len.max(1)) | 1,
+                !run,
+                run.rotate_right(len as u32 / 2),
+            ] {
+                assert_eq!(escaped_after_runs(bs, 64), escaped_after_runs_walk(bs, 64));
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn escape_masks_agree_with_scalar_at_every_offset() {
+        if !Backend::Avx2.is_available() {
+            return;
+        }
+        let all: Vec<u8> = (0..=255u8).chain((0..=255u8).rev()).collect();
+        for buf in [&all[..], &all[..50], &all[..64], &all[..65], &all[..1]] {
+            for at in 0..=buf.len() {
+                // SAFETY: AVX2 checked above.
+                let got = unsafe { x86::escape_masks_avx2(buf, at) };
+                assert_eq!(
+                    got,
+                    escape_masks_scalar(buf, at),
+                    "at {at} of {}",
+                    buf.len()
+                );
+            }
+        }
+    }
+
+    /// Pieces that string content is made of here: plain text, every escape (good, bad,
+    /// truncated), backslash runs, quotes, control bytes, UTF-8 (good and bad).
+    const PIECES: &[&[u8]] = &[
+        b"a",
+        b"plain text ",
+        b"0123456789abcdef0123456789abcdef",
+        b"\\n",
+        b"\\\"",
+        b"\\\\",
+        b"\\/",
+        b"\\b",
+        b"\\f",
+        b"\\r",
+        b"\\t",
+        b"\\u00e9",
+        b"\\ud83d\\ude00",
+        b"\\ud800",
+        b"\\udc00x",
+        b"\\u12",
+        b"\\q",
+        b"\\",
+        b"\\\\\\",
+        b"\"",
+        b"\x01",
+        b"\x1f",
+        b"\n",
+        b"\xc3\xa9",
+        b"\xe2\x82\xac",
+        b"\xff",
+        b"\xc3",
+        b"\\\xc3\xa9",
+        b"\\\x01",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// Every backend's string walk (AVX2 with its block escape step and plain-block
+        /// skip) gives the scalar per-escape walk's result — closing quote and escaped flag,
+        /// or error kind and offset — for strings built from escape-dense pieces, from every
+        /// start offset, with and without a closing quote and content after it.
+        #[test]
+        fn string_walk_agrees_with_scalar(
+            picks in proptest::collection::vec(0..PIECES.len(), 0..120),
+            repeat in 1usize..4,
+            lead in 0usize..70,
+            close in proptest::bool::ANY,
+        ) {
+            let mut buf = vec![b'x'; lead];
+            for _ in 0..repeat {
+                for &k in &picks {
+                    buf.extend_from_slice(PIECES[k]);
+                }
+            }
+            if close {
+                buf.extend_from_slice(b"\",\"tail\\n\"}");
+            }
+            for b in Backend::available() {
+                for at in [0, lead / 2, lead] {
+                    proptest::prop_assert_eq!(
+                        b.string_rest(&buf, at, at),
+                        Backend::Scalar.string_rest(&buf, at, at),
+                        "{:?} at {}", b, at
+                    );
+                }
             }
         }
     }
