@@ -125,17 +125,24 @@ impl Backend {
                 // CPU supports AVX-512F and AVX-512BW.
                 unsafe { x86::string_rest_avx512(buf, start, from) }
             }
-            _ => string_loop(
-                buf,
-                start,
-                from,
-                masks_scalar,
-                utf8_std,
-                NO_BLOCK_ESCAPES,
-                no_skip,
-            ),
+            _ => string_rest_scalar(buf, start, from),
         }
     }
+}
+
+/// The scalar backend's string walk (see [`Backend::string_rest`]); kept out of line so the
+/// walkers that inline the dispatch stay small.
+#[inline(never)]
+fn string_rest_scalar(buf: &[u8], start: usize, from: usize) -> Result<(usize, bool), Error> {
+    string_loop(
+        buf,
+        start,
+        from,
+        masks_scalar,
+        utf8_std,
+        NO_BLOCK_ESCAPES,
+        no_skip,
+    )
 }
 
 /// The `escapes` argument of [`string_loop`] for backends that walk escape by escape (the
