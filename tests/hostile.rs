@@ -995,3 +995,76 @@ fn reserved_meta_prefix_keys_are_still_validated() {
         ErrorKind::UnexpectedEnd
     );
 }
+
+/// The AVX2 string walk settles a block of simple escapes in one step and skips plain blocks
+/// whole; escape-dense strings must give the scalar walk's result (spans, or error kind and
+/// offset) and the oracle's verdict with every escape form at every block offset: runs of
+/// backslashes of every length before a quote (odd runs escape it, even runs end the
+/// string), `\u` escapes and surrogate pairs across block edges, bad escapes, control bytes
+/// and bad UTF-8 right after simple escapes, and escapes ending exactly at a block edge.
+#[test]
+fn escape_dense_strings_at_every_block_offset() {
+    let contents: &[&[u8]] = &[
+        br#"\\\"\n\t\/\b\f\r"#,
+        br#"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\""#,
+        br#"\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\"#,
+        br#"a\"b\\c\\\"d\\\\e\\\\\"f\\\\\\g\\\\\\\"h"#,
+        br#"\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"#,
+        br#"\n\u00e9\n\ud83d\ude00\n\u0000\"\u12ab\\"#,
+        br#"\n\n\n\n\ud800\n"#,
+        br#"\n\n\n\n\udc00"#,
+        br#"\n\n\n\n\q\n"#,
+        b"\\n\\n\\n\\n\x01\\n",
+        b"\\n\\n\\t\\n\xc3\xa9\\n\xe4\xb8\xad\\\\",
+        b"\\n\\n\\n\\n\xc3\\n",
+        b"\\n\\n\\n\\n\xff\\n",
+        br#"\n\n\n\n\"#,
+        br#"\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\"#,
+    ];
+    let mut frames = 0;
+    for content in contents {
+        for pad in 0..80 {
+            for reps in [1, 3] {
+                let mut f = br#"{"jsonrpc":"2.0","method":"m","params":{"text":""#.to_vec();
+                f.extend(std::iter::repeat_n(b'.', pad));
+                for _ in 0..reps {
+                    f.extend_from_slice(content);
+                }
+                f.extend_from_slice(br#"","n":1}}"#);
+                // `run` checks the oracle (serde_json, simd-json) and that every backend
+                // gives the scalar backend's spans or error.
+                let _ = run(&f);
+                frames += 1;
+            }
+        }
+    }
+    assert_eq!(frames, contents.len() * 80 * 2);
+    // Spot checks of the verdicts themselves.
+    let f = |s: &[u8]| {
+        let mut f = br#"{"jsonrpc":"2.0","method":"m","params":{"text":""#.to_vec();
+        f.extend(std::iter::repeat_n(b'.', 50));
+        f.extend_from_slice(s);
+        f.extend_from_slice(br#"","n":1}}"#);
+        f
+    };
+    assert_eq!(ok(&f(br#"\\\"\n\t"#)).shape(), Shape::Notification);
+    let at = |f: &[u8], needle: &[u8]| f.windows(needle.len()).position(|w| w == needle);
+    let bad = f(br#"\n\n\n\n\q\n"#);
+    let e = run(&bad).unwrap_err();
+    assert_eq!(
+        (e.kind(), Some(e.offset())),
+        (ErrorKind::InvalidEscape, at(&bad, b"\\q"))
+    );
+    let lone = f(br#"\n\n\n\n\ud800\n"#);
+    let e = run(&lone).unwrap_err();
+    assert_eq!(
+        (e.kind(), Some(e.offset())),
+        (ErrorKind::LoneSurrogate, at(&lone, b"\\ud800"))
+    );
+    let ctl = f(b"\\n\\n\\n\\n\x01\\n");
+    let e = run(&ctl).unwrap_err();
+    assert_eq!(
+        (e.kind(), Some(e.offset())),
+        (ErrorKind::ControlCharacter, at(&ctl, b"\x01"))
+    );
+}
