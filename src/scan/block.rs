@@ -433,14 +433,9 @@ pub(crate) mod x86 {
         let mut p = at;
         let mut seen = _mm256_setzero_si256();
         while p + 64 <= buf.len() {
-            // SAFETY: `p + 64 <= buf.len()`: both 32-byte loads are inside `buf`.
-            let (a, b) = unsafe {
-                let ptr = buf.as_ptr().add(p);
-                (
-                    _mm256_loadu_si256(ptr as *const __m256i),
-                    _mm256_loadu_si256(ptr.add(32) as *const __m256i),
-                )
-            };
+            // SAFETY: `p + 64 <= buf.len()`: the 64 bytes at `p` are inside `buf`; the
+            // caller guarantees AVX2.
+            let (a, b) = unsafe { load_block_avx2(buf.as_ptr().add(p)) };
             let stop = _mm256_or_si256(stop_vec_avx2(a), stop_vec_avx2(b));
             if _mm256_testz_si256(stop, stop) == 0 {
                 break;
@@ -463,6 +458,22 @@ pub(crate) mod x86 {
         special_mask_sse2(buf, len - 16) >> (at + 16 - len)
     }
 
+    /// The 64 bytes at `p` as two 32-byte vectors (unaligned loads).
+    ///
+    /// # Safety
+    /// The CPU supports AVX2 and `p..p+64` is readable.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn load_block_avx2(p: *const u8) -> (__m256i, __m256i) {
+        // SAFETY: the caller guarantees 64 readable bytes at `p`.
+        unsafe {
+            (
+                _mm256_loadu_si256(p as *const __m256i),
+                _mm256_loadu_si256(p.add(32) as *const __m256i),
+            )
+        }
+    }
+
     /// AVX2 masks of the 64-byte block at `p`.
     ///
     /// # Safety
@@ -470,13 +481,8 @@ pub(crate) mod x86 {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(crate) unsafe fn block_masks_avx2(p: *const u8) -> (u64, u64) {
-        // SAFETY: the caller guarantees 64 readable bytes at `p`; unaligned loads.
-        let (a, b) = unsafe {
-            (
-                _mm256_loadu_si256(p as *const __m256i),
-                _mm256_loadu_si256(p.add(32) as *const __m256i),
-            )
-        };
+        // SAFETY: the caller guarantees AVX2 and 64 readable bytes at `p`.
+        let (a, b) = unsafe { load_block_avx2(p) };
         let stop = stop_mask_avx2(a) as u64 | (stop_mask_avx2(b) as u64) << 32;
         let high =
             _mm256_movemask_epi8(a) as u32 as u64 | (_mm256_movemask_epi8(b) as u32 as u64) << 32;
@@ -576,13 +582,8 @@ pub(crate) mod x86 {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(crate) unsafe fn block_escape_masks_avx2(p: *const u8) -> (u64, u64) {
-        // SAFETY: the caller guarantees 64 readable bytes at `p`; unaligned loads.
-        let (a, b) = unsafe {
-            (
-                _mm256_loadu_si256(p as *const __m256i),
-                _mm256_loadu_si256(p.add(32) as *const __m256i),
-            )
-        };
+        // SAFETY: the caller guarantees AVX2 and 64 readable bytes at `p`.
+        let (a, b) = unsafe { load_block_avx2(p) };
         let (bs_a, simple_a) = escape_vec_avx2(a);
         let (bs_b, simple_b) = escape_vec_avx2(b);
         (
