@@ -234,7 +234,7 @@ pub(crate) fn string_loop<E: Fn(&[u8], usize) -> (u64, u64)>(
         {
             escaped = true;
             let (bs, simple) = esc(buf, p);
-            let keep = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+            // `odd` has no bits at or past `n`.
             let (odd, carry) = escaped_after_runs(bs, n);
             // Quotes and control bytes that no backslash escapes: the first one ends
             // the string (or is an error).
@@ -249,7 +249,7 @@ pub(crate) fn string_loop<E: Fn(&[u8], usize) -> (u64, u64)>(
                     }
                     return Err(Error::new(ErrorKind::ControlCharacter, j));
                 }
-            } else if odd & !simple & keep == 0 {
+            } else if odd & !simple == 0 {
                 if !carry {
                     high |= hi;
                     p += n;
@@ -257,8 +257,7 @@ pub(crate) fn string_loop<E: Fn(&[u8], usize) -> (u64, u64)>(
                 }
                 // The block ends inside an escape: its escaped byte is the next
                 // block's first.
-                if let Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') = buf.get(p + n)
-                {
+                if buf.get(p + n).is_some_and(|&c| is_simple_escape(c)) {
                     high |= hi;
                     p += n + 1;
                     continue 'blocks;
@@ -281,7 +280,7 @@ pub(crate) fn string_loop<E: Fn(&[u8], usize) -> (u64, u64)>(
                 b'\\' => {
                     escaped = true;
                     let next = match buf.get(i + 1) {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i + 2,
+                        Some(&c) if is_simple_escape(c) => i + 2,
                         _ => super::cursor::escape_slow(buf, i)?,
                     };
                     let rel = next - p;
@@ -296,6 +295,13 @@ pub(crate) fn string_loop<E: Fn(&[u8], usize) -> (u64, u64)>(
             }
         }
     }
+}
+
+/// True for the bytes that may follow a backslash in a two-byte escape (RFC 8259 §7):
+/// `" \ / b f n r t` — every escape but `\u`.
+#[inline(always)]
+pub(crate) const fn is_simple_escape(b: u8) -> bool {
+    matches!(b, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
 }
 
 /// Which bytes of a block backslash runs escape, by carry arithmetic (no per-escape loop).
@@ -334,10 +340,7 @@ pub(crate) fn escape_masks_scalar(buf: &[u8], at: usize) -> (u64, u64) {
     let mut simple = 0u64;
     for (i, &b) in block.iter().enumerate() {
         bs |= u64::from(b == b'\\') << i;
-        simple |= u64::from(matches!(
-            b,
-            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't'
-        )) << i;
+        simple |= u64::from(is_simple_escape(b)) << i;
     }
     (bs, simple)
 }

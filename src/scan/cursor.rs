@@ -700,7 +700,7 @@ pub(crate) fn escape_slow(buf: &[u8], at: usize) -> Result<usize, Error> {
         return Err(err(ErrorKind::UnexpectedEnd, buf.len()));
     };
     match c {
-        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Ok(at + 2),
+        c if super::block::is_simple_escape(c) => Ok(at + 2),
         b'u' => {
             let u = hex_at(buf, at + 2)?;
             match u {
