@@ -108,6 +108,18 @@ fn sse_stream(frames: &[String]) -> Vec<u8> {
     s
 }
 
+/// The same events as a resumable server sends them (an event store configured): an `id:`
+/// line first, as the Python SDK writes it (`id: N`, `event: message`, `data: {json}`, CRLF).
+fn sse_stream_resumable(frames: &[String]) -> Vec<u8> {
+    let mut s = Vec::new();
+    for (i, f) in frames.iter().enumerate() {
+        s.extend_from_slice(format!("id: {}\r\nevent: message\r\ndata: ", i + 1).as_bytes());
+        s.extend_from_slice(f.as_bytes());
+        s.extend_from_slice(b"\r\n\r\n");
+    }
+    s
+}
+
 /// Frames `input` through a codec in 64 KiB reads, calling `sink` per item. The read buffer
 /// is reused across iterations (a long-lived connection), so its allocation is not timed.
 fn run<D: Decoder>(codec: &mut D, input: &[u8], sink: impl FnMut(D::Item)) {
@@ -242,7 +254,33 @@ fn check_same_frames(input: &[u8], frames: &[String]) {
         BytesMut::from(&sse_stream(frames)[..]),
         |f| sse_prefilled.push(f.data().to_vec()),
     );
+    let resumable = sse_stream_resumable(frames);
+    let mut sse_ids = Vec::new();
+    decode_prefilled(
+        &mut sse_codec_no_parse(),
+        BytesMut::from(&resumable[..]),
+        |f| sse_ids.push((f.id().map(|b| b.to_vec()), f.data().to_vec())),
+    );
+    let mut sse_ids_in_place = Vec::new();
+    sse_framer_in_place(&resumable, |d| sse_ids_in_place.push(d.to_vec()));
+    let mut floor_prefilled = Vec::new();
+    decode_prefilled(&mut MemchrSplitBaseline, BytesMut::from(input), |f| {
+        floor_prefilled.push(f.to_vec())
+    });
     let expect: Vec<Vec<u8>> = frames.iter().map(|f| f.as_bytes().to_vec()).collect();
+    let expect_ids: Vec<_> = frames
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            (
+                Some((i + 1).to_string().into_bytes()),
+                f.as_bytes().to_vec(),
+            )
+        })
+        .collect();
+    assert_eq!(sse_ids, expect_ids, "SseCodec decode only, resumable");
+    assert_eq!(sse_ids_in_place, expect, "SseFramer in place, resumable");
+    assert_eq!(floor_prefilled, expect, "floor decode only");
     assert_eq!(ours, expect, "NdjsonRawCodec");
     assert_eq!(lines, expect, "LinesCodec");
     assert_eq!(any, expect, "AnyDelimiterCodec");
@@ -328,6 +366,21 @@ fn bench(c: &mut Criterion) {
                 assert_eq!(k, n);
             })
         });
+        g.bench_function(id("baseline_bytesmut_memchr_split_decode_only"), |b| {
+            b.iter_batched(
+                || BytesMut::from(&input[..]),
+                |buf| {
+                    let mut k = 0usize;
+                    let buf = decode_prefilled(&mut MemchrSplitBaseline, buf, |f| {
+                        black_box(&f);
+                        k += 1
+                    });
+                    assert_eq!(k, n);
+                    buf
+                },
+                BatchSize::LargeInput,
+            )
+        });
         g.bench_function(id("tokio_util_lines_codec"), |b| {
             b.iter(|| {
                 let mut k = 0usize;
@@ -389,6 +442,36 @@ fn bench(c: &mut Criterion) {
                 assert_eq!(k, n);
             })
         });
+        let resumable = sse_stream_resumable(frames);
+        g.throughput(Throughput::Bytes(resumable.len() as u64));
+        g.bench_function(
+            id("mcpwire_sse_codec_no_parse_decode_only_resumable"),
+            |b| {
+                b.iter_batched(
+                    || BytesMut::from(&resumable[..]),
+                    |buf| {
+                        let mut k = 0usize;
+                        let buf = decode_prefilled(&mut sse_codec_no_parse(), buf, |f| {
+                            black_box(&f);
+                            k += 1
+                        });
+                        assert_eq!(k, n);
+                        buf
+                    },
+                    BatchSize::LargeInput,
+                )
+            },
+        );
+        g.bench_function(id("mcpwire_sse_framer_in_place_resumable"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                sse_framer_in_place(black_box(&resumable), |d| {
+                    black_box(d);
+                    k += 1
+                });
+                assert_eq!(k, n);
+            })
+        });
         g.finish();
     }
 }
@@ -410,6 +493,18 @@ const ICOUNT_IMPLS: &[(&str, &str)] = &[
     (
         "sse_codec_decode_only",
         "mcpwire_sse_codec_no_parse_decode_only",
+    ),
+    (
+        "baseline_decode_only",
+        "baseline_bytesmut_memchr_split_decode_only",
+    ),
+    (
+        "sse_codec_decode_only_resumable",
+        "mcpwire_sse_codec_no_parse_decode_only_resumable",
+    ),
+    (
+        "sse_framer_in_place_resumable",
+        "mcpwire_sse_framer_in_place_resumable",
     ),
 ];
 
@@ -454,11 +549,14 @@ fn icount(args: &[String]) {
         .expect("CLASS: small, medium or large");
     check_same_frames(input, frames);
     let sse = sse_stream(frames);
+    let resumable = sse_stream_resumable(frames);
     // Pre-filled buffers for the decode-only impls (one per pass and the warm-up), made
     // before measuring so the copy is not counted.
     let prefilled = std::cell::RefCell::new(match imp.as_str() {
         "raw_codec_decode_only" => vec![BytesMut::from(&input[..]); passes + 1],
         "sse_codec_decode_only" => vec![BytesMut::from(&sse[..]); passes + 1],
+        "baseline_decode_only" => vec![BytesMut::from(&input[..]); passes + 1],
+        "sse_codec_decode_only_resumable" => vec![BytesMut::from(&resumable[..]); passes + 1],
         _ => Vec::new(),
     });
     let next_buf = || prefilled.borrow_mut().pop().expect("one buffer per pass");
@@ -530,13 +628,35 @@ fn icount(args: &[String]) {
                 });
                 black_box(buf);
             }),
+            "baseline_decode_only" => count_items(|k| {
+                let buf = decode_prefilled(&mut MemchrSplitBaseline, next_buf(), |f| {
+                    black_box(&f);
+                    *k += 1
+                });
+                black_box(buf);
+            }),
+            "sse_codec_decode_only_resumable" => count_items(|k| {
+                let buf = decode_prefilled(&mut sse_codec_no_parse(), next_buf(), |f| {
+                    black_box(&f);
+                    *k += 1
+                });
+                black_box(buf);
+            }),
+            "sse_framer_in_place_resumable" => count_items(|k| {
+                sse_framer_in_place(black_box(&resumable), |d| {
+                    black_box(d);
+                    *k += 1
+                })
+            }),
             other => panic!("unknown IMPL {other}; see icount --list"),
         }
     };
     assert_eq!(pass(), frames.len(), "warm-up pass");
     let k = framing_icount_measured(passes, pass);
     assert_eq!(k, frames.len() * passes);
-    let bytes = if imp.starts_with("sse_") {
+    let bytes = if imp.ends_with("_resumable") {
+        resumable.len()
+    } else if imp.starts_with("sse_") {
         sse.len()
     } else {
         input.len()

@@ -554,7 +554,7 @@ impl SseCodec {
                 joined: Option<Bytes>,
                 has_data: bool,
                 event: Option<Bytes>,
-                id: Option<Bytes>,
+                id: Id,
                 retry: Option<u64>,
                 offset: u64,
                 line: u64,
@@ -562,6 +562,22 @@ impl SseCodec {
             },
             Error(FrameError),
             Partial,
+        }
+        /// Where an event's id is: none, in the pending buffer, or copied.
+        enum Id {
+            None,
+            Range(std::ops::Range<usize>),
+            Copied(Bytes),
+        }
+        impl Id {
+            /// The id as owned bytes (a range is copied out of `src`, still unconsumed).
+            fn into_bytes(self, src: &[u8]) -> Option<Bytes> {
+                match self {
+                    Id::None => None,
+                    Id::Range(r) => Some(Bytes::copy_from_slice(&src[r])),
+                    Id::Copied(b) => Some(b),
+                }
+            }
         }
         let d = if eof {
             self.framer.finish(src)
@@ -586,7 +602,12 @@ impl SseCodec {
                         Bytes::copy_from_slice(e)
                     }
                 }),
-                id: ev.id().map(Bytes::copy_from_slice),
+                id: match ev.id_range() {
+                    Some(r) => Id::Range(r),
+                    None => ev
+                        .id()
+                        .map_or(Id::None, |v| Id::Copied(Bytes::copy_from_slice(v))),
+                },
                 retry: ev.retry(),
                 offset: ev.offset(),
                 line: ev.line(),
@@ -613,17 +634,25 @@ impl SseCodec {
                 line,
                 data_offset,
             } => {
-                let data = match (range, joined) {
-                    (Some(r), _) => {
-                        // One split of everything consumed, narrowed to the data (zero-copy).
+                let (data, id) = match (range, joined, id) {
+                    (Some(r), _, Id::Range(i)) => {
+                        // One split of everything consumed; the data and the id are slices
+                        // of it (zero-copy).
+                        let event = src.split_to(consumed).freeze();
+                        (event.slice(r), Some(event.slice(i)))
+                    }
+                    (Some(r), _, id) => {
+                        // One split of everything consumed, narrowed to the data (zero-copy);
+                        // the id, if any, was copied (a range took the arm above).
                         let mut event = src.split_to(consumed);
                         event.advance(r.start);
                         event.truncate(r.len());
-                        event.freeze()
+                        (event.freeze(), id.into_bytes(src))
                     }
-                    (None, joined) => {
+                    (None, joined, id) => {
+                        let id = id.into_bytes(src);
                         src.advance(consumed);
-                        joined.unwrap_or_default()
+                        (joined.unwrap_or_default(), id)
                     }
                 };
                 let message = match &self.parser {

@@ -241,6 +241,37 @@ fn sse_single_data_line_is_zero_copy() {
     assert!(codec.decode(&mut buf).unwrap().is_none());
 }
 
+/// A resumable server's event (`id:` line first, as the Python SDK writes it): the id and the
+/// data are both slices of the read buffer, not copies; an id the line-by-line path reads
+/// (after a comment line) is copied and equal.
+#[test]
+fn sse_event_id_is_zero_copy() {
+    let mut codec = sse_raw();
+    let mut buf = BytesMut::new();
+    buf.extend_from_slice(b"id: 64\r\nevent: message\r\ndata: {\"a\":1}\r\n\r\n");
+    buf.extend_from_slice(b"event: message\nid: 65\ndata: 2\n\n");
+    buf.extend_from_slice(b"id: 66\n: keep-alive\ndata: 3\n\n");
+    let base = buf.as_ptr() as usize;
+    let a = codec.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(&a.id().unwrap()[..], b"64");
+    assert_eq!(a.id().unwrap().as_ptr() as usize, base + 4);
+    assert_eq!(&a.data()[..], b"{\"a\":1}");
+    assert_eq!(a.data().as_ptr() as usize, base + 30);
+    assert_eq!((a.offset(), a.line(), a.data_offset()), (0, 1, Some(30)));
+    let b = codec.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(&b.id().unwrap()[..], b"65");
+    assert_eq!(b.id().unwrap().as_ptr() as usize, base + 41 + 19);
+    assert_eq!(
+        (b.offset(), b.line(), b.event().map(|e| &e[..])),
+        (41, 5, Some(&b"message"[..]))
+    );
+    let c = codec.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(&c.id().unwrap()[..], b"66");
+    assert_eq!(&c.data()[..], b"3");
+    assert_eq!((c.offset(), c.line()), (41 + 31, 9));
+    assert!(codec.decode(&mut buf).unwrap().is_none());
+}
+
 #[test]
 fn sse_encoder_writes_fields_and_rejects_cr() {
     let mut c = sse_raw();

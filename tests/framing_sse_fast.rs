@@ -27,6 +27,9 @@ struct Ev {
     event: Option<Vec<u8>>,
     event_type: Vec<u8>,
     id: Option<Vec<u8>>,
+    /// The id's zero-copy range, when there is one, points at the id in the buffer (it is
+    /// there only on the fast path, so it is checked, not compared).
+    id_range_ok: bool,
     retry: Option<u64>,
     offset: u64,
     line: u64,
@@ -58,6 +61,7 @@ fn call(f: &mut SseFramer, buf: &[u8], eof: bool) -> Call {
             event: ev.event().map(<[u8]>::to_vec),
             event_type: ev.event_type().to_vec(),
             id: ev.id().map(<[u8]>::to_vec),
+            id_range_ok: ev.id_range().is_none_or(|r| ev.id() == Some(&buf[r])),
             retry: ev.retry(),
             offset: ev.offset(),
             line: ev.line(),
@@ -139,7 +143,8 @@ enum Line {
     EventMessage(bool),
     /// `event:` + another value (or `message` with two spaces, or `messages`).
     Event(Vec<u8>),
-    Id(Vec<u8>),
+    /// `id:` with or without the space.
+    Id(Vec<u8>, bool),
     Retry(Vec<u8>),
     Comment(Vec<u8>),
     Unknown(Vec<u8>),
@@ -195,7 +200,7 @@ fn line() -> impl Strategy<Value = Line> {
             Just(Vec::new()),
         ]
         .prop_map(Line::Event),
-        1 => value().prop_map(Line::Id),
+        1 => (value(), any::<bool>()).prop_map(|(v, s)| Line::Id(v, s)),
         1 => prop_oneof![Just(b"500".to_vec()), value()].prop_map(Line::Retry),
         1 => value().prop_map(Line::Comment),
         1 => value().prop_map(Line::Unknown),
@@ -209,15 +214,21 @@ fn block() -> impl Strategy<Value = Vec<(Line, &'static [u8])>> {
     let fast = (
         prop::option::of(any::<bool>()),
         eol(),
+        prop::option::of((value(), any::<bool>(), any::<bool>(), eol())),
         value(),
         any::<bool>(),
         eol(),
         eol(),
     )
-        .prop_map(|(event, e1, v, space, e2, e3)| {
+        .prop_map(|(event, e1, id, v, space, e2, e3)| {
             let mut b = Vec::new();
             if let Some(s) = event {
                 b.push((Line::EventMessage(s), e1));
+            }
+            // An `id:` line (with or without the space) before or after the event line.
+            if let Some((id, space, first, e)) = id {
+                let at = if first { 0 } else { b.len() };
+                b.insert(at, (Line::Id(id, space), e));
             }
             b.push((Line::Data(v, space), e2));
             b.push((Line::Blank, e3));
@@ -245,7 +256,7 @@ fn render(lines: &[(Line, &'static [u8])], out: &mut Vec<u8>) {
                 (name, b"")
             }
             Line::Event(v) => (b"event:", v),
-            Line::Id(v) => (b"id: ", v),
+            Line::Id(v, space) => (if *space { b"id: " } else { b"id:" }, v),
             Line::Retry(v) => (b"retry: ", v),
             Line::Comment(v) => (b":", v),
             Line::Unknown(v) => (b"x-field: ", v),
@@ -417,8 +428,16 @@ fn common_shapes_take_the_fast_path() {
 #[test]
 fn ineligible_events_fall_back() {
     for s in [
-        &b"id: 1\ndata: x\n\n"[..],
-        b"data: x\nid: 1\n\n",
+        &b"data: x\nid: 1\n\n"[..],
+        b"id: 1\nid: 2\ndata: x\n\n",
+        b"id: 1\nevent: message\nid: 2\ndata: x\n\n",
+        b"event: message\nid: 1\nevent: message\ndata: x\n\n",
+        b"id: a\0b\ndata: x\n\n",
+        b"id\ndata: x\n\n",
+        b"id: 1\nretry: 5\ndata: x\n\n",
+        b"id: 1\r",
+        b"id: 1\ndata: x",
+        b"id: 1\nevent: other\ndata: x\n\n",
         b": ka\n\n",
         b"data: a\ndata: b\n\n",
         b"event: other\ndata: x\n\n",
@@ -540,6 +559,86 @@ fn line_limit_boundary_through_the_fast_path() {
                 evs[0].clone().unwrap_err().kind(),
                 FrameErrorKind::LineTooLong
             );
+        }
+    }
+}
+
+/// Resumable servers put an `id:` line on every event (the Python SDK before `event:`, the
+/// TypeScript SDK after it): with every line end and both orders, every event goes through
+/// the fast path, its id is read zero-copy, and every split point agrees with the
+/// line-by-line path.
+#[test]
+fn resumable_events_take_the_fast_path() {
+    for order in ["id event", "event id", "id"] {
+        for eol in ["\n", "\r\n", "\r"] {
+            for id in ["id: ", "id:"] {
+                let mut s = String::new();
+                for (k, payload) in ["{\"a\":1}", "", " x: y "].iter().enumerate() {
+                    let id_line = format!("{id}{}-{k}{eol}", 60 + k);
+                    let ev_line = format!("event: message{eol}");
+                    match order {
+                        "id event" => s += &(id_line + &ev_line),
+                        "event id" => s += &(ev_line + &id_line),
+                        _ => s += &id_line,
+                    }
+                    s += "data: ";
+                    s += payload;
+                    s += eol;
+                    s += eol;
+                }
+                let s = s.as_bytes();
+                let shown = String::from_utf8_lossy(s);
+                let (calls, fast) = lockstep_ok(&[s], BIG, BIG + 64);
+                let evs = events(&calls);
+                assert_eq!(evs.len(), 3, "{shown:?}");
+                assert_eq!(fast, 3, "{shown:?}");
+                for (k, ev) in evs.iter().enumerate() {
+                    let ev = ev.as_ref().unwrap();
+                    assert_eq!(ev.id.as_deref(), Some(format!("{}-{k}", 60 + k).as_bytes()));
+                    assert!(ev.id_range_ok);
+                    assert_eq!(ev.event.is_some(), order != "id", "{shown:?}");
+                }
+                // Line numbers count the id line.
+                let lines_per_event = if order == "id" { 3 } else { 4 };
+                assert_eq!(evs[1].as_ref().unwrap().line, 1 + lines_per_event);
+                for k in 0..=s.len() {
+                    let (split, _) = lockstep_ok(&[&s[..k], &s[k..]], BIG, BIG + 64);
+                    let strip = |v: Vec<Result<Ev, FrameError>>| -> Vec<_> {
+                        v.into_iter()
+                            .map(|r| r.map(|e| (e.data, e.id, e.offset, e.line)))
+                            .collect()
+                    };
+                    assert_eq!(strip(events(&split)), strip(evs.clone()), "split at {k}");
+                }
+                check_sse_splits(s, &[], None).unwrap();
+            }
+        }
+    }
+}
+
+/// The line limit on the `id:` line at limit - 1, limit and limit + 1: within it the event
+/// is a fast one; over it the line-by-line path reports `LineTooLong` at the same place.
+#[test]
+fn id_line_limit_boundary_through_the_fast_path() {
+    // `id: 012345678901` is 16 bytes, `id:012345678901` 15 (both longer than the 14 of
+    // `event: message`, so only the id line meets the limit).
+    for (id, len) in [("id: ", 16), ("id:", 15)] {
+        for max_line in [len - 1, len, len + 1] {
+            let s = format!("{id}012345678901\nevent: message\ndata: x\n\ndata: ok\n\n");
+            let (calls, fast) = lockstep_ok(&[s.as_bytes()], 1024, max_line);
+            let evs = events(&calls);
+            if max_line >= len {
+                assert_eq!(fast, 2, "{s:?} max {max_line}");
+                let ev = evs[0].as_ref().unwrap();
+                assert_eq!(ev.id.as_deref(), Some(&b"012345678901"[..]));
+                assert_eq!(ev.data, b"x");
+            } else {
+                assert_eq!(fast, 1, "{s:?} max {max_line}");
+                let e = evs[0].clone().unwrap_err();
+                assert_eq!(e.kind(), FrameErrorKind::LineTooLong);
+                assert_eq!(e.offset(), 0);
+            }
+            check_sse_splits(s.as_bytes(), &[], Some((1024, max_line))).unwrap();
         }
     }
 }

@@ -34,14 +34,17 @@
 //! field-name detection examines at most the bytes up to the first colon of a line.
 //!
 //! Fast path: at an event boundary (no event in progress, no partial line) the framer first
-//! tries to recognise one whole common event in the buffer, `[event: message EOL] data: VALUE
-//! EOL EOL` (LF, CRLF or CR line ends, the space after either colon optional, VALUE without
-//! CR or LF, within both limits), and returns it exactly as the line-by-line path would
-//! (same bytes consumed, zero-copy range, offsets, line numbers, counters). Anything else
-//! (`id:`, `retry:`, comments, several `data:` lines, other event names, an event not yet
-//! complete, a limit exceeded) goes line by line. An attempt that fails because the event is
-//! not complete yet searches that event's data line once more on the next path (at most one
-//! line window per event), which [`SseFramer::bytes_examined`] does not count.
+//! tries to recognise one whole common event in the buffer, `[event: message EOL] [id: ID
+//! EOL] data: VALUE EOL EOL` (the `event:` and `id:` lines in either order, as the Python and
+//! TypeScript SDKs write them when resumability is on; LF, CRLF or CR line ends, the space
+//! after each colon optional, ID without NUL, ID and VALUE without CR or LF, within both
+//! limits), and returns it exactly as the line-by-line path would (same bytes consumed,
+//! zero-copy range, offsets, line numbers, counters), with the id also as a zero-copy range
+//! ([`SseEvent::id_range`]). Anything else (`retry:`, comments, several `data:`, `id:` or
+//! `event:` lines, other event names, an event not yet complete, a limit exceeded) goes line
+//! by line. An attempt that fails because the event is not complete yet searches that
+//! event's `id:` and data lines once more on the next path (at most two line windows per
+//! event), which [`SseFramer::bytes_examined`] does not count.
 
 use std::ops::Range;
 
@@ -61,6 +64,7 @@ pub struct SseEvent<'a> {
     has_data: bool,
     event: Option<&'a [u8]>,
     id: Option<&'a [u8]>,
+    id_range: Option<Range<usize>>,
     retry: Option<u64>,
     offset: u64,
     line: u64,
@@ -105,6 +109,12 @@ impl<'a> SseEvent<'a> {
     /// The `id:` field value, if the event had one (without NUL; the last one wins).
     pub fn id(&self) -> Option<&'a [u8]> {
         self.id
+    }
+    /// Where [`id`](Self::id) lies in the buffer passed to `decode`, when the whole-event
+    /// fast path read it there (zero-copy); `None` when the event had no `id:` line or the
+    /// line-by-line path copied the value.
+    pub fn id_range(&self) -> Option<Range<usize>> {
+        self.id_range.clone()
     }
     /// The `retry:` value in milliseconds, if the event had a valid one.
     pub fn retry(&self) -> Option<u64> {
@@ -168,6 +178,9 @@ pub struct SseFramer {
     event: Vec<u8>,
     id_set: bool,
     id: Vec<u8>,
+    /// Where the `id:` value lies in the pending buffer, for an event the whole-event fast
+    /// path recognised inside [`step`](Self::step) (then `id` is not filled).
+    id_range: Option<Range<usize>>,
     retry: Option<u64>,
     event_offset: u64,
     event_line: u64,
@@ -218,6 +231,7 @@ impl SseFramer {
             event: Vec::new(),
             id_set: false,
             id: Vec::new(),
+            id_range: None,
             retry: None,
             event_offset: 0,
             event_line: 0,
@@ -400,6 +414,7 @@ impl SseFramer {
         self.data_lines = 0;
         self.event_set = false;
         self.id_set = false;
+        self.id_range = None;
         self.retry = None;
         self.data_offset = None;
     }
@@ -420,7 +435,11 @@ impl SseFramer {
                 (true, true) => Some(b"message"),
                 (true, false) => Some(&self.event[..]),
             },
-            id: self.id_set.then_some(&self.id[..]),
+            id: match &self.id_range {
+                Some(r) => Some(&buf[r.clone()]),
+                None => self.id_set.then_some(&self.id[..]),
+            },
+            id_range: self.id_range.clone(),
             retry: self.retry,
             offset: self.event_offset,
             line: self.event_line,
@@ -433,6 +452,7 @@ impl SseFramer {
         self.data_lines = 0;
         self.event_set = false;
         self.id_set = false;
+        self.id_range = None;
         self.retry = None;
         self.data_offset = None;
         ev
@@ -509,6 +529,9 @@ impl SseFramer {
                 self.data = Data::Single(data_start..data_start + fe.data.len());
                 self.data_lines = 1;
                 self.event_set |= fe.has_event;
+                if let Some(r) = &fe.id {
+                    self.id_range = Some(start + r.start..start + r.end);
+                }
                 self.count_fast_event(&fe);
                 self.pos = start + fe.len;
                 self.scanned = self.pos;
@@ -614,7 +637,8 @@ impl SseFramer {
             data_range: Some(data_start..data_start + fe.data.len()),
             has_data: true,
             event: fe.has_event.then_some(b"message"),
-            id: None,
+            id: fe.id.clone().map(|r| &rest[r]),
+            id_range: fe.id.as_ref().map(|r| start + r.start..start + r.end),
             retry: None,
             offset: self.offset + start as u64,
             line: self.line,
@@ -636,49 +660,44 @@ impl SseFramer {
         if fe.has_event {
             self.event_is_message = true;
         }
-        self.line += 2 + u64::from(fe.has_event);
+        self.line += 2 + u64::from(fe.has_event) + u64::from(fe.id.is_some());
         self.examined += fe.examined;
         self.skip_lf = fe.blank_cr;
         self.fast_events += 1;
     }
 
     /// Recognises one whole common event at the start of `rest` (a line start): `[event:
-    /// message EOL] data: VALUE EOL EOL`, where EOL is LF, CRLF or CR, `event:message` and
-    /// `data:VALUE` (no space) are accepted too, and VALUE holds no CR or LF, within the line
-    /// and event limits. Returns where its parts lie and what the line-by-line path would
-    /// count for it; `None` for anything else (other fields or comments, a second data line,
-    /// a missing blank line or a CR at the end of `rest` before the blank line, a line over
-    /// the line limit or data over the event limit: the line-by-line path reports those).
+    /// message EOL] [id: ID EOL] data: VALUE EOL EOL`, with the `event:` and `id:` lines in
+    /// either order, where EOL is LF, CRLF or CR, `event:message`, `id:ID` and `data:VALUE`
+    /// (no space) are accepted too, ID holds no NUL, and ID and VALUE hold no CR or LF,
+    /// within the line and event limits. Returns where its parts lie and what the
+    /// line-by-line path would count for it; `None` for anything else (other fields or
+    /// comments, a second `id:`, `event:` or data line, an `id:` with NUL, a missing blank
+    /// line or a CR at the end of `rest` before the blank line, a line over the line limit or
+    /// data over the event limit: the line-by-line path reports those).
     #[inline(always)]
     fn parse_fast<'a>(&self, rest: &'a [u8]) -> Option<FastEvent<'a>> {
-        // The data line, and whether an `event: message` line came first. The two commonest
-        // openings are matched in one compare first (same result as the general match).
-        const MESSAGE_CRLF: &[u8] = b"event: message\r\n";
-        const MESSAGE_LF: &[u8] = b"event: message\n";
-        const EVENT_LINE: usize = b"event: message".len();
-        let (line, has_event) = if rest.starts_with(MESSAGE_CRLF) && EVENT_LINE <= self.max_line_len
-        {
-            (&rest[MESSAGE_CRLF.len()..], true)
-        } else if rest.starts_with(MESSAGE_LF) && EVENT_LINE <= self.max_line_len {
-            (&rest[MESSAGE_LF.len()..], true)
-        } else {
-            match rest.strip_prefix(b"event:") {
-                Some(v) => {
-                    let v = v.strip_prefix(b" ").unwrap_or(v);
-                    let after = v.strip_prefix(b"message")?;
-                    if rest.len() - after.len() > self.max_line_len {
-                        return None;
-                    }
-                    let line = match after {
-                        [b'\r', b'\n', line @ ..] => line,
-                        [b'\r' | b'\n', line @ ..] => line,
-                        _ => return None,
-                    };
-                    (line, true)
-                }
-                None => (rest, false),
+        // Up to two lines before the data line: `event: message` and `id: VALUE`, each at
+        // most once, in either order (the Python SDK writes `id:` first, the TypeScript SDK
+        // `event:` first).
+        let mut line = rest;
+        let mut has_event = false;
+        let mut id: Option<Range<usize>> = None;
+        if line.first() == Some(&b'i') {
+            let (v, after) = self.id_line(line)?;
+            id = Some(v);
+            line = after;
+        }
+        if line.first() == Some(&b'e') {
+            line = self.event_message_line(line)?;
+            has_event = true;
+            if id.is_none() && line.first() == Some(&b'i') {
+                let (v, after) = self.id_line(line)?;
+                let at = rest.len() - line.len();
+                id = Some(at + v.start..at + v.end);
+                line = after;
             }
-        };
+        }
         let value = match line.strip_prefix(b"data: ") {
             Some(v) => v,
             None => line.strip_prefix(b"data:")?,
@@ -714,9 +733,63 @@ impl SseFramer {
             has_event,
             // The line-by-line path examines every byte of the lines it searches (terminator
             // and skipped LF included) plus the field names with their colons.
-            examined: (len + 5 + if has_event { 6 } else { 0 }) as u64,
+            examined: (len + 5 + if has_event { 6 } else { 0 } + if id.is_some() { 3 } else { 0 })
+                as u64,
             blank_cr,
+            id,
         })
+    }
+
+    /// `event: message` (or `event:message`) and its line end at the start of `line`, within
+    /// the line limit: the bytes after the line end. `None` for any other line, and when the
+    /// line end is a CR at the end of `line` (it may be the first half of a CRLF; then the
+    /// next line is empty here and the caller gives up anyway).
+    #[inline(always)]
+    fn event_message_line<'a>(&self, line: &'a [u8]) -> Option<&'a [u8]> {
+        // The two commonest openings in one compare each (same result as the general match).
+        const MESSAGE_CRLF: &[u8] = b"event: message\r\n";
+        const MESSAGE_LF: &[u8] = b"event: message\n";
+        const EVENT_LINE: usize = b"event: message".len();
+        if line.starts_with(MESSAGE_CRLF) && EVENT_LINE <= self.max_line_len {
+            return Some(&line[MESSAGE_CRLF.len()..]);
+        }
+        if line.starts_with(MESSAGE_LF) && EVENT_LINE <= self.max_line_len {
+            return Some(&line[MESSAGE_LF.len()..]);
+        }
+        let v = line.strip_prefix(b"event:")?;
+        let v = v.strip_prefix(b" ").unwrap_or(v);
+        let after = v.strip_prefix(b"message")?;
+        if line.len() - after.len() > self.max_line_len {
+            return None;
+        }
+        match after {
+            [b'\r', b'\n', rest @ ..] => Some(rest),
+            [b'\r' | b'\n', rest @ ..] => Some(rest),
+            _ => None,
+        }
+    }
+
+    /// `id: VALUE` (or `id:VALUE`) and its line end at the start of `line`: the value's range
+    /// in `line` and the bytes after the line end. `None` for any other line, when the
+    /// value holds a NUL (the line-by-line path ignores such a field), when no line end is
+    /// found within the line limit (the line-by-line path searches at most `max_line_len + 1`
+    /// bytes of a line).
+    #[inline(always)]
+    fn id_line<'a>(&self, line: &'a [u8]) -> Option<(Range<usize>, &'a [u8])> {
+        let value = line.strip_prefix(b"id:")?;
+        let name_len = if value.first() == Some(&b' ') { 4 } else { 3 };
+        let value = &line[name_len..];
+        let window = self.max_line_len.saturating_add(1).checked_sub(name_len)?;
+        let k = super::find_cr_or_lf(&value[..value.len().min(window)])?;
+        if memchr::memchr(0, &value[..k]).is_some() {
+            return None;
+        }
+        let after = match &value[k..] {
+            [b'\r', b'\n', rest @ ..] => rest,
+            [_, rest @ ..] => rest,
+            [] => return None,
+        };
+        Some((name_len..name_len + k, after))
     }
 
     /// Interprets one non-blank line `buf[start..end]`.
@@ -891,6 +964,8 @@ struct FastEvent<'a> {
     examined: u64,
     /// The blank line ended in CR.
     blank_cr: bool,
+    /// Where the `id:` value lies, when the event had an `id:` line.
+    id: Option<Range<usize>>,
 }
 
 /// Convenience for tests and tools: splits a whole in-memory stream into owned events and
