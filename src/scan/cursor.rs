@@ -74,7 +74,8 @@ pub(crate) struct Cursor<'f> {
     max_depth: usize,
     max_number_len: usize,
     /// `buf.len() - 15` (0 when shorter): the short-string loop may load 16 bytes at any
-    /// offset below it.
+    /// offset below it. 0 for the scalar backend, so that its strings never enter the SSE2
+    /// loop (which then needs no test of the backend on its hot path).
     sse2_end: usize,
     /// The first policy error (a duplicate key) found so far; the walk goes on to the end of
     /// the frame so that a later syntax error takes precedence (-32700 before -32600).
@@ -138,7 +139,11 @@ impl<'f> Cursor<'f> {
             backend,
             max_depth,
             max_number_len,
-            sse2_end: buf.len().saturating_sub(15),
+            sse2_end: if backend == Backend::Scalar {
+                0
+            } else {
+                buf.len().saturating_sub(15)
+            },
             deferred: None,
         }
     }
@@ -260,8 +265,10 @@ impl<'f> Cursor<'f> {
         // 64 rather than 32 saves 2.8 % of a small frame's instructions, PERF.md §9).
         // Not used by the scalar backend, which stays the portable oracle.
         #[cfg(target_arch = "x86_64")]
-        if self.backend != Backend::Scalar {
+        {
             let mut p = start + plain;
+            // `sse2_end` is 0 for the scalar backend: the loop does not run for it, and the
+            // backend is tested only after the loop.
             let lim = (p + 64).min(self.sse2_end);
             while p < lim {
                 // SAFETY: `p < lim <= sse2_end = buf.len() - 15`, so `p + 16 <= buf.len()`.
@@ -282,32 +289,34 @@ impl<'f> Cursor<'f> {
                 }
                 p += 16;
             }
-            if p >= lim && p + 16 > buf.len() && buf.len() >= 16 && p < buf.len() {
-                // Fewer than 16 bytes left (a string near the end of the frame): one load
-                // of the frame's last 16 bytes.
-                let m = super::block::x86::special_mask_sse2_tail(buf, p);
-                if m != 0 {
-                    let i = p + m.trailing_zeros() as usize;
-                    if buf.get(i) == Some(&b'"') {
-                        self.pos = i + 1;
-                        return Ok(StrTok {
-                            start,
-                            end: i,
-                            escaped: false,
-                        });
+            if self.backend != Backend::Scalar {
+                if p >= lim && p + 16 > buf.len() && buf.len() >= 16 && p < buf.len() {
+                    // Fewer than 16 bytes left (a string near the end of the frame): one load
+                    // of the frame's last 16 bytes.
+                    let m = super::block::x86::special_mask_sse2_tail(buf, p);
+                    if m != 0 {
+                        let i = p + m.trailing_zeros() as usize;
+                        if buf.get(i) == Some(&b'"') {
+                            self.pos = i + 1;
+                            return Ok(StrTok {
+                                start,
+                                end: i,
+                                escaped: false,
+                            });
+                        }
+                        p = i;
+                    } else {
+                        p = buf.len();
                     }
-                    p = i;
-                } else {
-                    p = buf.len();
                 }
+                let (end, escaped) = self.backend.string_rest(buf, start, p.min(buf.len()))?;
+                self.pos = end + 1;
+                return Ok(StrTok {
+                    start,
+                    end,
+                    escaped,
+                });
             }
-            let (end, escaped) = self.backend.string_rest(buf, start, p.min(buf.len()))?;
-            self.pos = end + 1;
-            return Ok(StrTok {
-                start,
-                end,
-                escaped,
-            });
         }
         // Short-string fast path (SWAR, 8 bytes per step): most keys and values are short
         // plain ASCII and end within a few words.
