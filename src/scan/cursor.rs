@@ -545,19 +545,19 @@ impl<'f> Cursor<'f> {
                     stack.push(object);
                     self.pos += 1;
                     let n = self.next_token()?;
-                    if n == if object { b'}' } else { b']' } {
-                        self.pos += 1;
-                        stack.pop();
-                        if stack.len != 0 {
-                            object = stack.top_is_object();
-                        }
-                    } else {
+                    if n != if object { b'}' } else { b']' } {
                         if object {
-                            self.key()?;
+                            self.key_at(n)?;
                         }
                         c = self.next_token()?;
                         continue;
                     }
+                    self.pos += 1;
+                    stack.pop();
+                    if stack.len == 0 {
+                        return Ok(());
+                    }
+                    object = stack.top_is_object();
                 }
                 b'"' => {
                     self.string()?;
@@ -568,17 +568,15 @@ impl<'f> Cursor<'f> {
                 b't' | b'f' | b'n' => self.literal()?,
                 _ => return Err(err(ErrorKind::UnexpectedByte, self.pos)),
             }
-            // After a value: closing brackets, then `,` and the next member/element.
+            // After a value inside an open container: closing brackets, then `,` and the
+            // next member/element.
             loop {
-                if stack.len == 0 {
-                    return Ok(());
-                }
                 let n = self.next_token()?;
                 if n == b',' {
                     self.pos += 1;
                     if object {
-                        self.next_token()?;
-                        self.key()?;
+                        let k = self.next_token()?;
+                        self.key_at(k)?;
                     }
                     c = self.next_token()?;
                     break;
@@ -588,11 +586,28 @@ impl<'f> Cursor<'f> {
                 }
                 self.pos += 1;
                 stack.pop();
-                if stack.len != 0 {
-                    object = stack.top_is_object();
+                if stack.len == 0 {
+                    return Ok(());
                 }
+                object = stack.top_is_object();
             }
         }
+    }
+
+    /// [`Cursor::key`] when the caller has already read the byte at the cursor (`b`).
+    #[inline(always)]
+    fn key_at(&mut self, b: u8) -> Result<StrTok, Error> {
+        if b != b'"' {
+            return Err(err(ErrorKind::UnexpectedByte, self.pos));
+        }
+        let k = self.string_after(0)?;
+        // Compact frames: the colon follows the key directly.
+        if self.buf.get(self.pos) == Some(&b':') {
+            self.pos += 1;
+            return Ok(k);
+        }
+        self.expect(b':')?;
+        Ok(k)
     }
 
     /// At a member's key (after whitespace): validates `"key"` and the `:` after it.
