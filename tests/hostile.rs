@@ -340,6 +340,61 @@ fn hundred_thousand_nested_brackets() {
     });
 }
 
+/// Nesting of mixed kinds past 64 levels inside one skipped value (the container walk keeps
+/// the innermost 64 kinds in a register and the rest on the heap): every closing bracket is
+/// checked against the kind it closes, at every depth, on every backend.
+#[test]
+fn mixed_nesting_past_64_levels() {
+    let deep = Limits {
+        max_depth: 1000,
+        ..Limits::DEFAULT
+    };
+    let mut x: u32 = 0x9E37_79B9;
+    let kinds: Vec<bool> = (0..300)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x & 1 == 1
+        })
+        .collect();
+    let mut open = br#"{"jsonrpc":"2.0","method":"m","params":{"x":"#.to_vec();
+    for &object in &kinds {
+        open.extend_from_slice(if object { br#"{"a":"# } else { b"[" });
+    }
+    open.extend_from_slice(b"1");
+    let closes: Vec<u8> = kinds
+        .iter()
+        .rev()
+        .map(|&object| if object { b'}' } else { b']' })
+        .collect();
+    let frame = |wrong: Option<usize>| {
+        let mut f = open.clone();
+        for (i, &c) in closes.iter().enumerate() {
+            f.push(if Some(i) == wrong {
+                if c == b'}' { b']' } else { b'}' }
+            } else {
+                c
+            });
+        }
+        f.extend_from_slice(b"}}");
+        f
+    };
+    let ok = frame(None);
+    for b in Backend::available() {
+        let p = Parser::with_limits(deep).with_backend(b);
+        assert_eq!(p.parse(&ok).unwrap().shape(), Shape::Notification, "{b:?}");
+        for wrong in [0, 1, 63, 64, 65, 100, 200, 235, 236, 237, 298, 299] {
+            let e = p.parse(&frame(Some(wrong))).unwrap_err();
+            assert_eq!(
+                (e.kind(), e.offset()),
+                (ErrorKind::UnexpectedByte, open.len() + wrong),
+                "{b:?} {wrong}"
+            );
+        }
+    }
+}
+
 #[test]
 fn depth_limit_at_the_boundary() {
     // serde_json: 127 nested containers accepted, 128 rejected.

@@ -14,55 +14,53 @@ pub(crate) struct StrTok {
     pub escaped: bool,
 }
 
-/// Container kinds on the depth stack, one bit per level (1 = object).
+/// Container kinds on the depth stack, one bit per level (1 = object): the innermost 64
+/// levels in a shift register (bit 0 = the innermost), deeper ones spilled to the heap (only
+/// reachable when a container nests more than 64 levels inside the one being skipped).
 struct BitStack {
-    inline: [u64; 4],
-    heap: Vec<u64>,
+    bits: u64,
     len: usize,
+    spill: Vec<bool>,
 }
 
 impl BitStack {
     #[inline]
     fn new() -> Self {
         Self {
-            inline: [0; 4],
-            heap: Vec::new(),
+            bits: 0,
             len: 0,
+            spill: Vec::new(),
         }
     }
     #[inline]
     fn push(&mut self, object: bool) {
-        let (w, b) = (self.len / 64, self.len % 64);
-        let word = if w < 4 {
-            &mut self.inline[w]
-        } else {
-            // Only reachable when `max_depth > 256` (a caller-raised limit): slow path.
-            while self.heap.len() <= w - 4 {
-                self.heap.push(0);
-            }
-            &mut self.heap[w - 4]
-        };
-        if object {
-            *word |= 1 << b;
-        } else {
-            *word &= !(1 << b);
+        if self.len >= 64 {
+            self.spill_top();
         }
+        self.bits = self.bits << 1 | u64::from(object);
         self.len += 1;
+    }
+    #[cold]
+    #[inline(never)]
+    fn spill_top(&mut self) {
+        self.spill.push(self.bits >> 63 == 1);
     }
     #[inline]
     fn top_is_object(&self) -> bool {
-        let i = self.len - 1;
-        let (w, b) = (i / 64, i % 64);
-        let word = if w < 4 {
-            self.inline[w]
-        } else {
-            self.heap[w - 4]
-        };
-        word >> b & 1 == 1
+        self.bits & 1 == 1
     }
     #[inline]
     fn pop(&mut self) {
+        self.bits >>= 1;
         self.len -= 1;
+        if self.len >= 64 {
+            self.unspill();
+        }
+    }
+    #[cold]
+    #[inline(never)]
+    fn unspill(&mut self) {
+        self.bits |= u64::from(self.spill.pop().unwrap_or(false)) << 63;
     }
 }
 
