@@ -114,6 +114,20 @@ fn special_bytes(w: u64) -> u64 {
     quote | backslash | control | (w & HIGH)
 }
 
+/// The offset of the first byte at or after `pos` that is not JSON whitespace (`buf.len()`
+/// when there is none). Out of line and free of `self`, so that the walkers calling it keep
+/// the cursor's fields in registers across the call.
+#[inline(never)]
+fn ws_end(buf: &[u8], mut pos: usize) -> usize {
+    while let Some(&b) = buf.get(pos) {
+        if !is_ws(b) {
+            break;
+        }
+        pos += 1;
+    }
+    pos
+}
+
 #[inline]
 fn hex4(b: &[u8]) -> Option<u16> {
     let mut v: u16 = 0;
@@ -175,14 +189,9 @@ impl<'f> Cursor<'f> {
         }
     }
 
-    #[inline(never)]
+    #[inline(always)]
     fn skip_ws_slow(&mut self) {
-        while let Some(&b) = self.buf.get(self.pos) {
-            if !is_ws(b) {
-                break;
-            }
-            self.pos += 1;
-        }
+        self.pos = ws_end(self.buf, self.pos);
     }
 
     /// Skips whitespace and returns the next byte (error at the end of the frame).
@@ -369,12 +378,14 @@ impl<'f> Cursor<'f> {
                 return Ok(());
             }
         }
-        self.number_full()
+        self.pos = self.number_full()?;
+        Ok(())
     }
 
-    /// The full number path: grammar, length limit, f64 overflow.
+    /// The full number path: grammar, length limit, f64 overflow. Returns the offset after
+    /// the number (takes `&self` so that callers keep the cursor's fields in registers).
     #[inline(never)]
-    fn number_full(&mut self) -> Result<(), Error> {
+    fn number_full(&self) -> Result<usize, Error> {
         let buf = self.buf;
         let start = self.pos;
         let mut p = start;
@@ -477,8 +488,7 @@ impl<'f> Cursor<'f> {
                 }
             }
         }
-        self.pos = p;
-        Ok(())
+        Ok(p)
     }
 
     /// Validates `true`, `false` or `null` at the cursor.
