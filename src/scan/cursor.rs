@@ -541,6 +541,9 @@ impl<'f> Cursor<'f> {
     #[inline(never)]
     fn skip_container(&mut self, depth: usize) -> Result<(), Error> {
         let mut stack = BitStack::new();
+        // `check_depth(depth + stack.len + 1)` as one compare: how many containers may be
+        // open in this walk.
+        let room = self.max_depth.saturating_sub(depth + 1);
         // The kind of the innermost open container (cached: read after every value).
         let mut object = false;
         let mut c = self.buf[self.pos];
@@ -548,7 +551,9 @@ impl<'f> Cursor<'f> {
             // `c` is the first byte of a value at `self.pos` (a member's key is consumed).
             match c {
                 b'{' | b'[' => {
-                    self.check_depth(depth + stack.len + 1)?;
+                    if stack.len >= room {
+                        return Err(err(ErrorKind::DepthLimit, self.pos));
+                    }
                     object = c == b'{';
                     stack.push(object);
                     self.pos += 1;
