@@ -276,9 +276,14 @@ impl<'f> Cursor<'f> {
             let mut p = start + plain;
             // `sse2_end` is 0 for the scalar backend: the loop does not run for it, and the
             // backend is tested only after the loop.
-            let lim = (p + 64).min(self.sse2_end);
-            while p < lim {
-                // SAFETY: `p < lim <= sse2_end = buf.len() - 15`, so `p + 16 <= buf.len()`.
+            let end = self.sse2_end;
+            // The first 16 bytes are tested before the loop's limit `min(p + 64, end)` is
+            // computed (most strings end there). When they hold a special byte that is not
+            // the closing quote, `end` stands in for the limit in the tail test below: that
+            // byte is below `p + 16`, so it is at or above both limits or below both.
+            let mut lim = end;
+            if p < end {
+                // SAFETY: `p < sse2_end = buf.len() - 15`, so `p + 16 <= buf.len()`.
                 let m = unsafe { super::block::x86::special_mask_sse2_unchecked(buf, p) };
                 if m != 0 {
                     let i = p + m.trailing_zeros() as usize;
@@ -292,9 +297,31 @@ impl<'f> Cursor<'f> {
                         });
                     }
                     p = i;
-                    break;
+                } else {
+                    lim = (p + 64).min(end);
+                    p += 16;
+                    while p < lim {
+                        // SAFETY: `p < lim <= sse2_end = buf.len() - 15`, so
+                        // `p + 16 <= buf.len()`.
+                        let m = unsafe { super::block::x86::special_mask_sse2_unchecked(buf, p) };
+                        if m != 0 {
+                            let i = p + m.trailing_zeros() as usize;
+                            // SAFETY: `i < p + 16 <= buf.len()` (a bit of the 16-byte
+                            // mask at `p`).
+                            if unsafe { *buf.get_unchecked(i) } == b'"' {
+                                self.pos = i + 1;
+                                return Ok(StrTok {
+                                    start,
+                                    end: i,
+                                    escaped: false,
+                                });
+                            }
+                            p = i;
+                            break;
+                        }
+                        p += 16;
+                    }
                 }
-                p += 16;
             }
             if self.backend != Backend::Scalar {
                 if p >= lim && p + 16 > buf.len() && buf.len() >= 16 && p < buf.len() {
