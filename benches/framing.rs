@@ -417,38 +417,13 @@ fn bench(c: &mut Criterion) {
                 assert_eq!(k, n);
             })
         });
-        g.bench_function(id("mcpwire_sse_codec_no_parse_decode_only"), |b| {
-            b.iter_batched(
-                || BytesMut::from(&sse[..]),
-                |buf| {
-                    let mut k = 0usize;
-                    let buf = decode_prefilled(&mut sse_codec_no_parse(), buf, |f| {
-                        black_box(&f);
-                        k += 1
-                    });
-                    assert_eq!(k, n);
-                    buf
-                },
-                BatchSize::LargeInput,
-            )
-        });
-        g.bench_function(id("mcpwire_sse_framer_in_place"), |b| {
-            b.iter(|| {
-                let mut k = 0usize;
-                sse_framer_in_place(black_box(&sse), |d| {
-                    black_box(d);
-                    k += 1
-                });
-                assert_eq!(k, n);
-            })
-        });
-        let resumable = sse_stream_resumable(frames);
-        g.throughput(Throughput::Bytes(resumable.len() as u64));
-        g.bench_function(
-            id("mcpwire_sse_codec_no_parse_decode_only_resumable"),
-            |b| {
+        // The plain stream and the resumable one (an `id:` line per event), same rows.
+        for (suffix, stream) in [("", &sse), ("_resumable", &sse_stream_resumable(frames))] {
+            g.throughput(Throughput::Bytes(stream.len() as u64));
+            let name = format!("mcpwire_sse_codec_no_parse_decode_only{suffix}");
+            g.bench_function(id(&name), |b| {
                 b.iter_batched(
-                    || BytesMut::from(&resumable[..]),
+                    || BytesMut::from(&stream[..]),
                     |buf| {
                         let mut k = 0usize;
                         let buf = decode_prefilled(&mut sse_codec_no_parse(), buf, |f| {
@@ -460,18 +435,18 @@ fn bench(c: &mut Criterion) {
                     },
                     BatchSize::LargeInput,
                 )
-            },
-        );
-        g.bench_function(id("mcpwire_sse_framer_in_place_resumable"), |b| {
-            b.iter(|| {
-                let mut k = 0usize;
-                sse_framer_in_place(black_box(&resumable), |d| {
-                    black_box(d);
-                    k += 1
-                });
-                assert_eq!(k, n);
-            })
-        });
+            });
+            g.bench_function(id(&format!("mcpwire_sse_framer_in_place{suffix}")), |b| {
+                b.iter(|| {
+                    let mut k = 0usize;
+                    sse_framer_in_place(black_box(stream), |d| {
+                        black_box(d);
+                        k += 1
+                    });
+                    assert_eq!(k, n);
+                })
+            });
+        }
         g.finish();
     }
 }

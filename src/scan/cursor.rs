@@ -143,6 +143,38 @@ fn hex4(b: &[u8]) -> Option<u16> {
     Some(v)
 }
 
+/// What one 16-byte step of the short-string SSE2 path found.
+#[cfg(target_arch = "x86_64")]
+enum Sse2Step {
+    /// No special byte in the 16 bytes.
+    Plain,
+    /// The closing quote, at this offset (the first special byte).
+    Quote(usize),
+    /// Another special byte (backslash, control or non-ASCII) first, at this offset.
+    Special(usize),
+}
+
+/// One 16-byte step of the short-string SSE2 path at `p`.
+///
+/// # Safety
+/// `p + 16 <= buf.len()`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn sse2_step(buf: &[u8], p: usize) -> Sse2Step {
+    // SAFETY: the caller guarantees `p + 16 <= buf.len()`.
+    let m = unsafe { super::block::x86::special_mask_sse2_unchecked(buf, p) };
+    if m == 0 {
+        return Sse2Step::Plain;
+    }
+    let i = p + m.trailing_zeros() as usize;
+    // SAFETY: `i < p + 16 <= buf.len()` (a bit of the 16-byte mask at `p`).
+    if unsafe { *buf.get_unchecked(i) } == b'"' {
+        Sse2Step::Quote(i)
+    } else {
+        Sse2Step::Special(i)
+    }
+}
+
 impl<'f> Cursor<'f> {
     pub fn new(buf: &'f [u8], backend: Backend, max_depth: usize, max_number_len: usize) -> Self {
         Self {
@@ -284,42 +316,24 @@ impl<'f> Cursor<'f> {
             let mut lim = end;
             if p < end {
                 // SAFETY: `p < sse2_end = buf.len() - 15`, so `p + 16 <= buf.len()`.
-                let m = unsafe { super::block::x86::special_mask_sse2_unchecked(buf, p) };
-                if m != 0 {
-                    let i = p + m.trailing_zeros() as usize;
-                    // SAFETY: `i < p + 16 <= buf.len()` (a bit of the 16-byte mask at `p`).
-                    if unsafe { *buf.get_unchecked(i) } == b'"' {
-                        self.pos = i + 1;
-                        return Ok(StrTok {
-                            start,
-                            end: i,
-                            escaped: false,
-                        });
-                    }
-                    p = i;
-                } else {
-                    lim = (p + 64).min(end);
-                    p += 16;
-                    while p < lim {
-                        // SAFETY: `p < lim <= sse2_end = buf.len() - 15`, so
-                        // `p + 16 <= buf.len()`.
-                        let m = unsafe { super::block::x86::special_mask_sse2_unchecked(buf, p) };
-                        if m != 0 {
-                            let i = p + m.trailing_zeros() as usize;
-                            // SAFETY: `i < p + 16 <= buf.len()` (a bit of the 16-byte
-                            // mask at `p`).
-                            if unsafe { *buf.get_unchecked(i) } == b'"' {
-                                self.pos = i + 1;
-                                return Ok(StrTok {
-                                    start,
-                                    end: i,
-                                    escaped: false,
-                                });
-                            }
-                            p = i;
-                            break;
-                        }
+                match unsafe { sse2_step(buf, p) } {
+                    Sse2Step::Quote(i) => return Ok(self.plain_string_end(start, i)),
+                    Sse2Step::Special(i) => p = i,
+                    Sse2Step::Plain => {
+                        lim = (p + 64).min(end);
                         p += 16;
+                        while p < lim {
+                            // SAFETY: `p < lim <= sse2_end = buf.len() - 15`, so
+                            // `p + 16 <= buf.len()`.
+                            match unsafe { sse2_step(buf, p) } {
+                                Sse2Step::Quote(i) => return Ok(self.plain_string_end(start, i)),
+                                Sse2Step::Special(i) => {
+                                    p = i;
+                                    break;
+                                }
+                                Sse2Step::Plain => p += 16,
+                            }
+                        }
                     }
                 }
             }
@@ -331,12 +345,7 @@ impl<'f> Cursor<'f> {
                     if m != 0 {
                         let i = p + m.trailing_zeros() as usize;
                         if buf.get(i) == Some(&b'"') {
-                            self.pos = i + 1;
-                            return Ok(StrTok {
-                                start,
-                                end: i,
-                                escaped: false,
-                            });
+                            return Ok(self.plain_string_end(start, i));
                         }
                         p = i;
                     } else {
@@ -631,6 +640,18 @@ impl<'f> Cursor<'f> {
                 }
                 object = stack.top_is_object();
             }
+        }
+    }
+
+    /// The token of a string without escapes whose closing quote is at `quote`; the cursor
+    /// moves past the quote.
+    #[inline(always)]
+    fn plain_string_end(&mut self, start: usize, quote: usize) -> StrTok {
+        self.pos = quote + 1;
+        StrTok {
+            start,
+            end: quote,
+            escaped: false,
         }
     }
 
