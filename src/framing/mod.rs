@@ -45,7 +45,9 @@ pub mod sse;
 /// On x86-64 with AVX2 it calls memchr's AVX2 searcher, built once, directly: that skips the
 /// run-time dispatch `memchr::memchr` does on every call (an indirect call and the needle
 /// broadcast), which is a measurable part of framing a small frame. Elsewhere it is
-/// `memchr::memchr`.
+/// `memchr::memchr`. (The scan module's 64-byte line-end kernel, which [`find_cr_or_lf`]
+/// uses, ran fewer instructions here but was slower in wall clock on NDJSON frames in a
+/// same-window A/B: PERF.md §7.4.)
 #[inline(always)]
 pub(crate) fn find_lf(hay: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
@@ -59,19 +61,11 @@ pub(crate) fn find_lf(hay: &[u8]) -> Option<usize> {
     memchr::memchr(b'\n', hay)
 }
 
-/// Index of the first CR or LF in `hay` (`memchr::memchr2(b'\r', b'\n', hay)`), with the
-/// same direct AVX2 call as [`find_lf`].
+/// Index of the first CR or LF in `hay` (`memchr::memchr2(b'\r', b'\n', hay)`): the scan
+/// module's AVX2 line-end search (`scan::line`), memchr2 without AVX2.
 #[inline(always)]
 pub(crate) fn find_cr_or_lf(hay: &[u8]) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use memchr::arch::x86_64::avx2::memchr::Two;
-        static CR_LF: std::sync::OnceLock<Option<Two>> = std::sync::OnceLock::new();
-        if let Some(two) = CR_LF.get_or_init(|| Two::new(b'\r', b'\n')) {
-            return two.find(hay);
-        }
-    }
-    memchr::memchr2(b'\r', b'\n', hay)
+    crate::scan::line::find_cr_or_lf(hay)
 }
 
 /// The default frame size limit: 4 MiB (4 194 304 bytes), as [`crate::Limits::DEFAULT`].

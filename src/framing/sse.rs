@@ -781,7 +781,7 @@ impl SseFramer {
         let value = &line[name_len..];
         let window = self.max_line_len.saturating_add(1).checked_sub(name_len)?;
         let k = super::find_cr_or_lf(&value[..value.len().min(window)])?;
-        if memchr::memchr(0, &value[..k]).is_some() {
+        if crate::scan::line::contains_nul(&value[..k]) {
             return None;
         }
         let after = match &value[k..] {
@@ -875,7 +875,7 @@ impl SseFramer {
             }
             b"id" => {
                 let v = &buf[value];
-                if memchr::memchr(0, v).is_none() {
+                if !crate::scan::line::contains_nul(v) {
                     self.id.clear();
                     self.id.extend_from_slice(v);
                     self.id_set = true;

@@ -29,6 +29,7 @@
 
 pub(crate) mod block;
 pub(crate) mod cursor;
+pub(crate) mod line;
 pub(crate) mod text;
 
 pub use block::Backend;

@@ -1,0 +1,231 @@
+//! Line-end search for the SSE framer (DESIGN.md layer 1): the first CR or LF in a byte
+//! slice (an SSE line ends at CR, LF or CRLF), and the NUL test for `id:` values.
+//!
+//! Same results as `memchr::memchr2(b'\r', b'\n', hay)`, which is the fallback (no AVX2, the
+//! feature `force-scalar`, other targets, slices shorter than 32 bytes). The AVX2 kernel is
+//! shaped for lines of a few hundred bytes, where memchr2's 128-byte main loop and its tail
+//! loops cost more than the search itself: one `vpshufb` lookup and one compare per 32 bytes
+//! instead of two compares and an OR, one test per 64 bytes, the bit position computed only
+//! on the block that holds the hit, and the last 1..=63 bytes read as one 32-byte step and
+//! one 32-byte load ending at the slice's end (overlapping bytes already searched, masked
+//! off), so that no byte past the slice is ever read. (The same kernel for LF alone, NDJSON's
+//! search, ran fewer instructions than memchr but was slower in wall clock: PERF.md §7.4.)
+
+/// Index of the first CR or LF in `hay`; `None` when it holds neither.
+#[inline(always)]
+pub(crate) fn find_cr_or_lf(hay: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if !cfg!(feature = "force-scalar")
+        && hay.len() >= 32
+        && std::arch::is_x86_feature_detected!("avx2")
+    {
+        // SAFETY: AVX2 is available (detected just above).
+        return unsafe { x86::find_cr_or_lf_avx2(hay) };
+    }
+    memchr::memchr2(b'\r', b'\n', hay)
+}
+
+/// True when `bytes` holds a NUL (the byte an SSE `id:` value must not contain): 8-byte
+/// words with a zero-byte test, the last word overlapping the one before it, instead of a
+/// `memchr` call (whose dispatch and set-up cost more than the search on ids of a few bytes).
+#[inline]
+pub(crate) fn contains_nul(bytes: &[u8]) -> bool {
+    use super::cursor::zero_bytes;
+    if bytes.len() < 8 {
+        return bytes.iter().fold(false, |any, &b| any | (b == 0));
+    }
+    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or([1; 8]));
+    let mut words = bytes.chunks_exact(8);
+    let mut zero = 0;
+    for c in &mut words {
+        zero |= zero_bytes(word(c));
+    }
+    if !words.remainder().is_empty() {
+        zero |= zero_bytes(word(&bytes[bytes.len() - 8..]));
+    }
+    zero != 0
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86 {
+    use std::arch::x86_64::*;
+
+    /// The line-end bytes among the 32 at `p`: 0xFF where a byte is CR or LF, else 0.
+    ///
+    /// # Safety
+    /// AVX2 must be available and the 32 bytes at `p` readable.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn hits(p: *const u8) -> __m256i {
+        // SAFETY: the caller guarantees 32 readable bytes at `p` (`loadu`: any alignment).
+        let v = unsafe { _mm256_loadu_si256(p.cast()) };
+        // `vpshufb` maps each byte below 0x80 to LINE_ENDS[its low nibble] and each byte from
+        // 0x80 up to 0. A byte equals its lookup exactly when it is 0x0A or 0x0D: the other
+        // entries are 0x80, which no byte below 0x80 equals, and no byte from 0x80 up equals 0.
+        const X: i8 = i8::MIN;
+        let line_ends = _mm256_setr_epi8(
+            X, X, X, X, X, X, X, X, X, X, 0x0A, X, X, 0x0D, X, X, //
+            X, X, X, X, X, X, X, X, X, X, 0x0A, X, X, 0x0D, X, X,
+        );
+        _mm256_cmpeq_epi8(v, _mm256_shuffle_epi8(line_ends, v))
+    }
+
+    /// Bit *i* set when byte *i* of the 32 at `p` is a line end (see `hits`).
+    ///
+    /// # Safety
+    /// As [`hits`].
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn hit_bits(p: *const u8) -> u32 {
+        // SAFETY: forwarded from the caller.
+        _mm256_movemask_epi8(unsafe { hits(p) }) as u32
+    }
+
+    /// Index of the first CR or LF in `hay`.
+    ///
+    /// # Safety
+    /// AVX2 must be available and `hay.len() >= 32`.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn find_cr_or_lf_avx2(hay: &[u8]) -> Option<usize> {
+        let len = hay.len();
+        debug_assert!(len >= 32);
+        let base = hay.as_ptr();
+        let mut at = 0;
+        while at + 64 <= len {
+            // SAFETY: `at + 64 <= len`: both 32-byte halves are inside `hay`.
+            let (a, b) = unsafe { (hits(base.add(at)), hits(base.add(at + 32))) };
+            let any = _mm256_or_si256(a, b);
+            if _mm256_testz_si256(any, any) == 0 {
+                let bits = u64::from(_mm256_movemask_epi8(a) as u32)
+                    | (u64::from(_mm256_movemask_epi8(b) as u32) << 32);
+                return Some(at + bits.trailing_zeros() as usize);
+            }
+            at += 64;
+        }
+        // 0..=63 bytes left, and `len >= 32`.
+        if at + 32 <= len {
+            // SAFETY: `at + 32 <= len`.
+            let bits = unsafe { hit_bits(base.add(at)) };
+            if bits != 0 {
+                return Some(at + bits.trailing_zeros() as usize);
+            }
+            at += 32;
+        }
+        if at < len {
+            // The last 32 bytes of `hay`; the `at - last` of them before `at` were searched.
+            let last = len - 32;
+            // SAFETY: `last + 32 == len` and `last >= 0` (`len >= 32`).
+            let bits = unsafe { hit_bits(base.add(last)) } >> (at - last);
+            if bits != 0 {
+                return Some(at + bits.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{contains_nul, find_cr_or_lf};
+
+    /// A NUL at every position of every length 0..40, and none: the same answer as a byte
+    /// loop (the SWAR test's borrow must not turn a 0x01 after a 0x00, or any other byte,
+    /// into a false hit).
+    #[test]
+    fn contains_nul_at_every_length_and_position() {
+        for len in 0..40usize {
+            for fill in [b'a', 0x01, 0x80, 0xFF] {
+                let mut v = vec![fill; len];
+                assert!(!contains_nul(&v), "{len} {fill:#x}");
+                for i in 0..len {
+                    v[i] = 0;
+                    assert!(contains_nul(&v), "{len} {i} {fill:#x}");
+                    v[i] = fill;
+                }
+            }
+        }
+    }
+
+    /// Every length 0..200, every hit position (LF, CR, both, a CRLF), none, and hits at
+    /// both ends: the same answer as memchr, on every offset of a larger buffer (so loads
+    /// start at every alignment).
+    #[test]
+    fn agrees_with_memchr_at_every_length_position_and_alignment() {
+        let mut store = vec![b'a'; 300];
+        for align in 0..4 {
+            for len in 0..200usize {
+                let mut cases: Vec<Vec<(usize, u8)>> = vec![vec![]];
+                for i in 0..len {
+                    cases.push(vec![(i, b'\n')]);
+                    cases.push(vec![(i, b'\r')]);
+                    if i + 1 < len {
+                        cases.push(vec![(i, b'\r'), (i + 1, b'\n')]);
+                    }
+                    cases.push(vec![(i, b'\r'), (len - 1, b'\n')]);
+                }
+                for case in &cases {
+                    store.iter_mut().for_each(|b| *b = b'a');
+                    // Line ends just outside the slice must not be seen.
+                    if align > 0 {
+                        store[align - 1] = b'\n';
+                    }
+                    store[align + len] = b'\n';
+                    for &(i, b) in case {
+                        store[align + i] = b;
+                    }
+                    let hay = &store[align..align + len];
+                    assert_eq!(
+                        find_cr_or_lf(hay),
+                        memchr::memchr2(b'\r', b'\n', hay),
+                        "{len} {case:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Pseudo-random buffers over bytes that are line ends or near them (same low nibble,
+    /// high bit set, one bit off): the same answers as memchr on every suffix.
+    #[test]
+    fn agrees_with_memchr_on_mixed_bytes() {
+        const BYTES: [u8; 12] = [
+            b'a', b'a', b'a', b'a', 0x0A, 0x0D, 0x8A, 0x8D, 0x1A, 0x1D, 0x0B, 0x00,
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            let len = (x % 160) as usize;
+            let buf: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // Mostly plain bytes, so that hits fall at every distance.
+                    if x.is_multiple_of(16) {
+                        BYTES[(x >> 8) as usize % 12]
+                    } else {
+                        b'a'
+                    }
+                })
+                .collect();
+            for from in 0..buf.len().min(40) {
+                let hay = &buf[from..];
+                assert_eq!(
+                    find_cr_or_lf(hay),
+                    memchr::memchr2(b'\r', b'\n', hay),
+                    "{buf:?} {from}"
+                );
+            }
+        }
+    }
+
+    /// Bytes that differ from CR or LF in one bit (0x0B, 0x0C, 0x8A, 0x8D, 0x2A …) are not
+    /// line ends, whatever the high bit.
+    #[test]
+    fn near_misses_are_not_line_ends() {
+        for b in 0..=255u8 {
+            let hay = vec![b; 130];
+            let want_any = (b == b'\n' || b == b'\r').then_some(0);
+            assert_eq!(find_cr_or_lf(&hay), want_any, "{b:#x}");
+        }
+    }
+}
