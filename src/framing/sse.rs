@@ -715,11 +715,7 @@ impl SseFramer {
             return None;
         }
         let (data, eol) = value.split_at(k);
-        let blank = match eol {
-            [b'\r', b'\n', blank @ ..] => blank,
-            [_, blank @ ..] => blank,
-            [] => return None,
-        };
+        let blank = after_eol(eol)?;
         let blank_cr = match blank.first()? {
             b'\n' => false,
             b'\r' => true,
@@ -762,11 +758,7 @@ impl SseFramer {
         if line.len() - after.len() > self.max_line_len {
             return None;
         }
-        match after {
-            [b'\r', b'\n', rest @ ..] => Some(rest),
-            [b'\r' | b'\n', rest @ ..] => Some(rest),
-            _ => None,
-        }
+        after_eol(after)
     }
 
     /// `id: VALUE` (or `id:VALUE`) and its line end at the start of `line`: the value's range
@@ -784,11 +776,7 @@ impl SseFramer {
         if crate::scan::line::contains_nul(&value[..k]) {
             return None;
         }
-        let after = match &value[k..] {
-            [b'\r', b'\n', rest @ ..] => rest,
-            [_, rest @ ..] => rest,
-            [] => return None,
-        };
+        let after = after_eol(&value[k..])?;
         Some((name_len..name_len + k, after))
     }
 
@@ -936,6 +924,19 @@ fn known_field_colon(line: &[u8]) -> Option<usize> {
         Some(2)
     } else {
         None
+    }
+}
+
+/// The bytes after the line end (CRLF, CR or LF) at the start of `eol`; `None` when `eol`
+/// does not start with CR or LF. A CR at the very end of `eol` counts as a whole line end
+/// here: the fast path's callers give up on a line that ends there anyway (the next line
+/// is then empty), so the LF that may follow in the next read is never mistaken for one.
+#[inline(always)]
+fn after_eol(eol: &[u8]) -> Option<&[u8]> {
+    match eol {
+        [b'\r', b'\n', rest @ ..] => Some(rest),
+        [b'\r' | b'\n', rest @ ..] => Some(rest),
+        _ => None,
     }
 }
 
