@@ -40,25 +40,11 @@ pub mod body;
 pub mod ndjson;
 pub mod sse;
 
-/// Index of the first LF in `hay` (`memchr::memchr(b'\n', hay)`).
-///
-/// On x86-64 with AVX2 it calls memchr's AVX2 searcher, built once, directly: that skips the
-/// run-time dispatch `memchr::memchr` does on every call (an indirect call and the needle
-/// broadcast), which is a measurable part of framing a small frame. Elsewhere it is
-/// `memchr::memchr`. (The scan module's 64-byte line-end kernel, which [`find_cr_or_lf`]
-/// uses, ran fewer instructions here but was slower in wall clock on NDJSON frames in a
-/// same-window A/B: PERF.md §7.4.)
+/// Index of the first LF in `hay` (`memchr::memchr(b'\n', hay)`): the scan module's AVX2
+/// line-end search (`scan::line`), memchr without AVX2.
 #[inline(always)]
 pub(crate) fn find_lf(hay: &[u8]) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use memchr::arch::x86_64::avx2::memchr::One;
-        static LF: std::sync::OnceLock<Option<One>> = std::sync::OnceLock::new();
-        if let Some(one) = LF.get_or_init(|| One::new(b'\n')) {
-            return one.find(hay);
-        }
-    }
-    memchr::memchr(b'\n', hay)
+    crate::scan::line::find_lf(hay)
 }
 
 /// Index of the first CR or LF in `hay` (`memchr::memchr2(b'\r', b'\n', hay)`): the scan

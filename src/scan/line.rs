@@ -1,15 +1,30 @@
-//! Line-end search for the SSE framer (DESIGN.md layer 1): the first CR or LF in a byte
-//! slice (an SSE line ends at CR, LF or CRLF), and the NUL test for `id:` values.
+//! Line-end search for the framers (DESIGN.md layer 1): the first LF (an NDJSON frame's end)
+//! or the first CR or LF (an SSE line ends at CR, LF or CRLF) in a byte slice, and the NUL
+//! test for SSE `id:` values.
 //!
-//! Same results as `memchr::memchr2(b'\r', b'\n', hay)`, which is the fallback (no AVX2, the
-//! feature `force-scalar`, other targets, slices shorter than 32 bytes). The AVX2 kernel is
-//! shaped for lines of a few hundred bytes, where memchr2's 128-byte main loop and its tail
-//! loops cost more than the search itself: one `vpshufb` lookup and one compare per 32 bytes
-//! instead of two compares and an OR, one test per 64 bytes, the bit position computed only
-//! on the block that holds the hit, and the last 1..=63 bytes read as one 32-byte step and
-//! one 32-byte load ending at the slice's end (overlapping bytes already searched, masked
-//! off), so that no byte past the slice is ever read. (The same kernel for LF alone, NDJSON's
-//! search, ran fewer instructions than memchr but was slower in wall clock: PERF.md §7.4.)
+//! Same results as `memchr::memchr(b'\n', hay)` and `memchr::memchr2(b'\r', b'\n', hay)`,
+//! which are the fallback (no AVX2, the feature `force-scalar`, other targets, slices shorter
+//! than 32 bytes). The AVX2 kernel is shaped for frames of a few hundred bytes, where memchr's
+//! 128-byte main loop and its tail loops cost more than the search itself: one test per 64
+//! bytes (for CR or LF one `vpshufb` lookup and one compare per 32 bytes instead of two
+//! compares and an OR), the bit position computed only on the block that holds the hit, and
+//! the last 1..=63 bytes read as one 32-byte step and one 32-byte load ending at the slice's
+//! end (overlapping bytes already searched, masked off), so that no byte past the slice is
+//! ever read. PERF.md §7.4 has the counts and timings.
+
+/// Index of the first LF in `hay`; `None` when it holds none.
+#[inline(always)]
+pub(crate) fn find_lf(hay: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if !cfg!(feature = "force-scalar")
+        && hay.len() >= 32
+        && std::arch::is_x86_feature_detected!("avx2")
+    {
+        // SAFETY: AVX2 is available (detected just above).
+        return unsafe { x86::find_avx2::<false>(hay) };
+    }
+    memchr::memchr(b'\n', hay)
+}
 
 /// Index of the first CR or LF in `hay`; `None` when it holds neither.
 #[inline(always)]
@@ -20,7 +35,7 @@ pub(crate) fn find_cr_or_lf(hay: &[u8]) -> Option<usize> {
         && std::arch::is_x86_feature_detected!("avx2")
     {
         // SAFETY: AVX2 is available (detected just above).
-        return unsafe { x86::find_cr_or_lf_avx2(hay) };
+        return unsafe { x86::find_avx2::<true>(hay) };
     }
     memchr::memchr2(b'\r', b'\n', hay)
 }
@@ -50,15 +65,19 @@ pub(crate) fn contains_nul(bytes: &[u8]) -> bool {
 pub(crate) mod x86 {
     use std::arch::x86_64::*;
 
-    /// The line-end bytes among the 32 at `p`: 0xFF where a byte is CR or LF, else 0.
+    /// The line ends among the 32 bytes at `p`: 0xFF where a byte is LF (with `CR`: CR or
+    /// LF), else 0.
     ///
     /// # Safety
     /// AVX2 must be available and the 32 bytes at `p` readable.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn hits(p: *const u8) -> __m256i {
+    unsafe fn hits<const CR: bool>(p: *const u8) -> __m256i {
         // SAFETY: the caller guarantees 32 readable bytes at `p` (`loadu`: any alignment).
         let v = unsafe { _mm256_loadu_si256(p.cast()) };
+        if !CR {
+            return _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\n' as i8));
+        }
         // `vpshufb` maps each byte below 0x80 to LINE_ENDS[its low nibble] and each byte from
         // 0x80 up to 0. A byte equals its lookup exactly when it is 0x0A or 0x0D: the other
         // entries are 0x80, which no byte below 0x80 equals, and no byte from 0x80 up equals 0.
@@ -76,24 +95,24 @@ pub(crate) mod x86 {
     /// As [`hits`].
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn hit_bits(p: *const u8) -> u32 {
+    unsafe fn hit_bits<const CR: bool>(p: *const u8) -> u32 {
         // SAFETY: forwarded from the caller.
-        _mm256_movemask_epi8(unsafe { hits(p) }) as u32
+        _mm256_movemask_epi8(unsafe { hits::<CR>(p) }) as u32
     }
 
-    /// Index of the first CR or LF in `hay`.
+    /// Index of the first LF (with `CR`: CR or LF) in `hay`.
     ///
     /// # Safety
     /// AVX2 must be available and `hay.len() >= 32`.
     #[target_feature(enable = "avx2")]
-    pub(crate) unsafe fn find_cr_or_lf_avx2(hay: &[u8]) -> Option<usize> {
+    pub(crate) unsafe fn find_avx2<const CR: bool>(hay: &[u8]) -> Option<usize> {
         let len = hay.len();
         debug_assert!(len >= 32);
         let base = hay.as_ptr();
         let mut at = 0;
         while at + 64 <= len {
             // SAFETY: `at + 64 <= len`: both 32-byte halves are inside `hay`.
-            let (a, b) = unsafe { (hits(base.add(at)), hits(base.add(at + 32))) };
+            let (a, b) = unsafe { (hits::<CR>(base.add(at)), hits::<CR>(base.add(at + 32))) };
             let any = _mm256_or_si256(a, b);
             if _mm256_testz_si256(any, any) == 0 {
                 let bits = u64::from(_mm256_movemask_epi8(a) as u32)
@@ -105,7 +124,7 @@ pub(crate) mod x86 {
         // 0..=63 bytes left, and `len >= 32`.
         if at + 32 <= len {
             // SAFETY: `at + 32 <= len`.
-            let bits = unsafe { hit_bits(base.add(at)) };
+            let bits = unsafe { hit_bits::<CR>(base.add(at)) };
             if bits != 0 {
                 return Some(at + bits.trailing_zeros() as usize);
             }
@@ -115,7 +134,7 @@ pub(crate) mod x86 {
             // The last 32 bytes of `hay`; the `at - last` of them before `at` were searched.
             let last = len - 32;
             // SAFETY: `last + 32 == len` and `last >= 0` (`len >= 32`).
-            let bits = unsafe { hit_bits(base.add(last)) } >> (at - last);
+            let bits = unsafe { hit_bits::<CR>(base.add(last)) } >> (at - last);
             if bits != 0 {
                 return Some(at + bits.trailing_zeros() as usize);
             }
@@ -126,7 +145,7 @@ pub(crate) mod x86 {
 
 #[cfg(test)]
 mod tests {
-    use super::{contains_nul, find_cr_or_lf};
+    use super::{contains_nul, find_cr_or_lf, find_lf};
 
     /// A NUL at every position of every length 0..40, and none: the same answer as a byte
     /// loop (the SWAR test's borrow must not turn a 0x01 after a 0x00, or any other byte,
@@ -174,6 +193,7 @@ mod tests {
                         store[align + i] = b;
                     }
                     let hay = &store[align..align + len];
+                    assert_eq!(find_lf(hay), memchr::memchr(b'\n', hay), "{len} {case:?}");
                     assert_eq!(
                         find_cr_or_lf(hay),
                         memchr::memchr2(b'\r', b'\n', hay),
@@ -209,6 +229,7 @@ mod tests {
                 .collect();
             for from in 0..buf.len().min(40) {
                 let hay = &buf[from..];
+                assert_eq!(find_lf(hay), memchr::memchr(b'\n', hay), "{buf:?} {from}");
                 assert_eq!(
                     find_cr_or_lf(hay),
                     memchr::memchr2(b'\r', b'\n', hay),
@@ -224,7 +245,9 @@ mod tests {
     fn near_misses_are_not_line_ends() {
         for b in 0..=255u8 {
             let hay = vec![b; 130];
+            let want_lf = (b == b'\n').then_some(0);
             let want_any = (b == b'\n' || b == b'\r').then_some(0);
+            assert_eq!(find_lf(&hay), want_lf, "{b:#x}");
             assert_eq!(find_cr_or_lf(&hay), want_any, "{b:#x}");
         }
     }
