@@ -128,6 +128,13 @@ fn ws_end(buf: &[u8], mut pos: usize) -> usize {
     pos
 }
 
+/// `t`, `f` or `n` (the first byte of a literal), as one bit test.
+#[inline(always)]
+fn is_literal_start(c: u8) -> bool {
+    const LITERALS: u32 = 1 << (b't' & 0x1f) | 1 << (b'f' & 0x1f) | 1 << (b'n' & 0x1f);
+    c & 0xe0 == 0x60 && LITERALS >> (c & 0x1f) & 1 == 1
+}
+
 #[inline]
 fn hex4(b: &[u8]) -> Option<u16> {
     let mut v: u16 = 0;
@@ -585,37 +592,60 @@ impl<'f> Cursor<'f> {
         let mut c = self.buf[self.pos];
         loop {
             // `c` is the first byte of a value at `self.pos` (a member's key is consumed).
-            match c {
-                b'{' | b'[' => {
-                    if stack.len >= room {
-                        return Err(err(ErrorKind::DepthLimit, self.pos));
-                    }
-                    object = c == b'{';
-                    stack.push(object);
-                    self.pos += 1;
-                    let n = self.next_token()?;
-                    if n != if object { b'}' } else { b']' } {
-                        if object {
-                            self.key_at(n)?;
+            // Strings first, then `{` and `[` in arms of their own: each knows its kind
+            // (and whether a key follows) where it is, with no second test of it.
+            if c == b'"' {
+                self.string()?;
+            } else {
+                match c {
+                    b'{' => {
+                        if stack.len >= room {
+                            return Err(err(ErrorKind::DepthLimit, self.pos));
                         }
-                        c = self.next_token()?;
-                        continue;
+                        object = true;
+                        stack.push(true);
+                        self.pos += 1;
+                        let n = self.next_token()?;
+                        if n != b'}' {
+                            self.key_at(n)?;
+                            c = self.next_token()?;
+                            continue;
+                        }
+                        self.pos += 1;
+                        stack.pop();
+                        if stack.len == 0 {
+                            return Ok(());
+                        }
+                        object = stack.top_is_object();
                     }
-                    self.pos += 1;
-                    stack.pop();
-                    if stack.len == 0 {
-                        return Ok(());
+                    b'[' => {
+                        if stack.len >= room {
+                            return Err(err(ErrorKind::DepthLimit, self.pos));
+                        }
+                        object = false;
+                        stack.push(false);
+                        self.pos += 1;
+                        let n = self.next_token()?;
+                        if n != b']' {
+                            c = n;
+                            continue;
+                        }
+                        self.pos += 1;
+                        stack.pop();
+                        if stack.len == 0 {
+                            return Ok(());
+                        }
+                        object = stack.top_is_object();
                     }
-                    object = stack.top_is_object();
+                    b'-' | b'0'..=b'9' => {
+                        self.number()?;
+                    }
+                    // A bit test rather than three cases: with `[`, `f`, `n` and `t` as cases
+                    // the compiler makes a jump table of them, whose one indirect branch
+                    // mispredicts at every change of value kind.
+                    _ if is_literal_start(c) => self.literal()?,
+                    _ => return Err(err(ErrorKind::UnexpectedByte, self.pos)),
                 }
-                b'"' => {
-                    self.string()?;
-                }
-                b'-' | b'0'..=b'9' => {
-                    self.number()?;
-                }
-                b't' | b'f' | b'n' => self.literal()?,
-                _ => return Err(err(ErrorKind::UnexpectedByte, self.pos)),
             }
             // After a value inside an open container: closing brackets, then `,` and the
             // next member/element.
