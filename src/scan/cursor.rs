@@ -15,53 +15,51 @@ pub(crate) struct StrTok {
 }
 
 /// Container kinds on the depth stack, one bit per level (1 = object): the innermost 64
-/// levels in a shift register (bit 0 = the innermost), deeper ones spilled to the heap (only
-/// reachable when a container nests more than 64 levels inside the one being skipped).
+/// levels in a shift register (bit 0 = the innermost), deeper ones spilled to a `Vec` the
+/// walk keeps apart (only reachable when a container nests more than 64 levels inside the
+/// one being skipped), so that the register's two words are not tied to the `Vec`'s memory.
 struct BitStack {
     bits: u64,
     len: usize,
-    spill: Vec<bool>,
 }
 
 impl BitStack {
     #[inline]
     fn new() -> Self {
-        Self {
-            bits: 0,
-            len: 0,
-            spill: Vec::new(),
-        }
+        Self { bits: 0, len: 0 }
     }
     #[inline]
-    fn push(&mut self, object: bool) {
+    fn push(&mut self, object: bool, spill: &mut Vec<bool>) {
         if self.len >= 64 {
-            self.spill_top();
+            spill_top(spill, self.bits);
         }
         self.bits = self.bits << 1 | u64::from(object);
         self.len += 1;
-    }
-    #[cold]
-    #[inline(never)]
-    fn spill_top(&mut self) {
-        self.spill.push(self.bits >> 63 == 1);
     }
     #[inline]
     fn top_is_object(&self) -> bool {
         self.bits & 1 == 1
     }
     #[inline]
-    fn pop(&mut self) {
+    fn pop(&mut self, spill: &mut Vec<bool>) {
         self.bits >>= 1;
         self.len -= 1;
         if self.len >= 64 {
-            self.unspill();
+            self.bits |= u64::from(unspill(spill)) << 63;
         }
     }
-    #[cold]
-    #[inline(never)]
-    fn unspill(&mut self) {
-        self.bits |= u64::from(self.spill.pop().unwrap_or(false)) << 63;
-    }
+}
+
+#[cold]
+#[inline(never)]
+fn spill_top(spill: &mut Vec<bool>, bits: u64) {
+    spill.push(bits >> 63 == 1);
+}
+
+#[cold]
+#[inline(never)]
+fn unspill(spill: &mut Vec<bool>) -> bool {
+    spill.pop().unwrap_or(false)
 }
 
 /// A read-only cursor over one frame.
@@ -584,6 +582,7 @@ impl<'f> Cursor<'f> {
     #[inline(never)]
     fn skip_container(&mut self, depth: usize) -> Result<(), Error> {
         let mut stack = BitStack::new();
+        let mut spill = Vec::new();
         // `check_depth(depth + stack.len + 1)` as one compare: how many containers may be
         // open in this walk.
         let room = self.max_depth.saturating_sub(depth + 1);
@@ -603,7 +602,7 @@ impl<'f> Cursor<'f> {
                             return Err(err(ErrorKind::DepthLimit, self.pos));
                         }
                         object = true;
-                        stack.push(true);
+                        stack.push(true, &mut spill);
                         self.pos += 1;
                         let n = self.next_token()?;
                         if n != b'}' {
@@ -612,7 +611,7 @@ impl<'f> Cursor<'f> {
                             continue;
                         }
                         self.pos += 1;
-                        stack.pop();
+                        stack.pop(&mut spill);
                         if stack.len == 0 {
                             return Ok(());
                         }
@@ -623,7 +622,7 @@ impl<'f> Cursor<'f> {
                             return Err(err(ErrorKind::DepthLimit, self.pos));
                         }
                         object = false;
-                        stack.push(false);
+                        stack.push(false, &mut spill);
                         self.pos += 1;
                         let n = self.next_token()?;
                         if n != b']' {
@@ -631,7 +630,7 @@ impl<'f> Cursor<'f> {
                             continue;
                         }
                         self.pos += 1;
-                        stack.pop();
+                        stack.pop(&mut spill);
                         if stack.len == 0 {
                             return Ok(());
                         }
@@ -664,7 +663,7 @@ impl<'f> Cursor<'f> {
                     return Err(err(ErrorKind::UnexpectedByte, self.pos));
                 }
                 self.pos += 1;
-                stack.pop();
+                stack.pop(&mut spill);
                 if stack.len == 0 {
                     return Ok(());
                 }
