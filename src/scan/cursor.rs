@@ -589,6 +589,37 @@ impl<'f> Cursor<'f> {
         // The kind of the innermost open container (cached: read after every value).
         let mut object = false;
         let mut c = self.buf[self.pos];
+        // Opens the container (`{` when `$object`, else `[`) whose opening bracket is at
+        // `self.pos`: checks the depth room, pushes its kind, and goes on with its first member
+        // (key read) or element; an empty one is closed at once. One body for both kinds, with
+        // the kind a constant in each expansion (the two arms stay separate branches, so
+        // neither tests the kind at run time).
+        macro_rules! open {
+            ($object:literal, $close:literal) => {{
+                if stack.len >= room {
+                    return Err(err(ErrorKind::DepthLimit, self.pos));
+                }
+                object = $object;
+                stack.push($object, &mut spill);
+                self.pos += 1;
+                let n = self.next_token()?;
+                if n != $close {
+                    c = if $object {
+                        self.key_at(n)?;
+                        self.next_token()?
+                    } else {
+                        n
+                    };
+                    continue;
+                }
+                self.pos += 1;
+                stack.pop(&mut spill);
+                if stack.len == 0 {
+                    return Ok(());
+                }
+                object = stack.top_is_object();
+            }};
+        }
         loop {
             // `c` is the first byte of a value at `self.pos` (a member's key is consumed).
             // Strings first, then `{` and `[` in arms of their own: each knows its kind
@@ -597,45 +628,8 @@ impl<'f> Cursor<'f> {
                 self.string()?;
             } else {
                 match c {
-                    b'{' => {
-                        if stack.len >= room {
-                            return Err(err(ErrorKind::DepthLimit, self.pos));
-                        }
-                        object = true;
-                        stack.push(true, &mut spill);
-                        self.pos += 1;
-                        let n = self.next_token()?;
-                        if n != b'}' {
-                            self.key_at(n)?;
-                            c = self.next_token()?;
-                            continue;
-                        }
-                        self.pos += 1;
-                        stack.pop(&mut spill);
-                        if stack.len == 0 {
-                            return Ok(());
-                        }
-                        object = stack.top_is_object();
-                    }
-                    b'[' => {
-                        if stack.len >= room {
-                            return Err(err(ErrorKind::DepthLimit, self.pos));
-                        }
-                        object = false;
-                        stack.push(false, &mut spill);
-                        self.pos += 1;
-                        let n = self.next_token()?;
-                        if n != b']' {
-                            c = n;
-                            continue;
-                        }
-                        self.pos += 1;
-                        stack.pop(&mut spill);
-                        if stack.len == 0 {
-                            return Ok(());
-                        }
-                        object = stack.top_is_object();
-                    }
+                    b'{' => open!(true, b'}'),
+                    b'[' => open!(false, b']'),
                     b'-' | b'0'..=b'9' => {
                         self.number()?;
                     }
