@@ -15,29 +15,31 @@
 /// Index of the first LF in `hay`; `None` when it holds none.
 #[inline(always)]
 pub(crate) fn find_lf(hay: &[u8]) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if !cfg!(feature = "force-scalar")
-        && hay.len() >= 32
-        && std::arch::is_x86_feature_detected!("avx2")
-    {
-        // SAFETY: AVX2 is available (detected just above).
-        return unsafe { x86::find_avx2::<false>(hay) };
-    }
-    memchr::memchr(b'\n', hay)
+    find::<false>(hay)
 }
 
 /// Index of the first CR or LF in `hay`; `None` when it holds neither.
 #[inline(always)]
 pub(crate) fn find_cr_or_lf(hay: &[u8]) -> Option<usize> {
+    find::<true>(hay)
+}
+
+/// The first LF (with `CR`: CR or LF): the AVX2 kernel when it can run, else memchr.
+#[inline(always)]
+fn find<const CR: bool>(hay: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if !cfg!(feature = "force-scalar")
         && hay.len() >= 32
         && std::arch::is_x86_feature_detected!("avx2")
     {
         // SAFETY: AVX2 is available (detected just above).
-        return unsafe { x86::find_avx2::<true>(hay) };
+        return unsafe { x86::find_avx2::<CR>(hay) };
     }
-    memchr::memchr2(b'\r', b'\n', hay)
+    if CR {
+        memchr::memchr2(b'\r', b'\n', hay)
+    } else {
+        memchr::memchr(b'\n', hay)
+    }
 }
 
 /// True when `bytes` holds a NUL (the byte an SSE `id:` value must not contain): 8-byte
@@ -147,6 +149,16 @@ pub(crate) mod x86 {
 mod tests {
     use super::{contains_nul, find_cr_or_lf, find_lf};
 
+    /// Both searches give memchr's answer on `hay` (`what` names the case in a failure).
+    fn same_as_memchr(hay: &[u8], what: &dyn std::fmt::Debug) {
+        assert_eq!(find_lf(hay), memchr::memchr(b'\n', hay), "{what:?}");
+        assert_eq!(
+            find_cr_or_lf(hay),
+            memchr::memchr2(b'\r', b'\n', hay),
+            "{what:?}"
+        );
+    }
+
     /// A NUL at every position of every length 0..40, and none: the same answer as a byte
     /// loop (the SWAR test's borrow must not turn a 0x01 after a 0x00, or any other byte,
     /// into a false hit).
@@ -192,13 +204,7 @@ mod tests {
                     for &(i, b) in case {
                         store[align + i] = b;
                     }
-                    let hay = &store[align..align + len];
-                    assert_eq!(find_lf(hay), memchr::memchr(b'\n', hay), "{len} {case:?}");
-                    assert_eq!(
-                        find_cr_or_lf(hay),
-                        memchr::memchr2(b'\r', b'\n', hay),
-                        "{len} {case:?}"
-                    );
+                    same_as_memchr(&store[align..align + len], &(len, case));
                 }
             }
         }
@@ -228,13 +234,7 @@ mod tests {
                 })
                 .collect();
             for from in 0..buf.len().min(40) {
-                let hay = &buf[from..];
-                assert_eq!(find_lf(hay), memchr::memchr(b'\n', hay), "{buf:?} {from}");
-                assert_eq!(
-                    find_cr_or_lf(hay),
-                    memchr::memchr2(b'\r', b'\n', hay),
-                    "{buf:?} {from}"
-                );
+                same_as_memchr(&buf[from..], &(&buf, from));
             }
         }
     }
