@@ -64,7 +64,7 @@ pub(crate) fn contains_nul(bytes: &[u8]) -> bool {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod x86 {
+mod x86 {
     use std::arch::x86_64::*;
 
     /// The line ends among the 32 bytes at `p`: 0xFF where a byte is LF (with `CR`: CR or
