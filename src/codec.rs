@@ -432,10 +432,13 @@ impl SseFrame {
     pub fn has_data(&self) -> bool {
         self.has_data
     }
-    /// True when the data is non-empty (WHATWG dispatches a message event); false for priming
-    /// events and error items.
+    /// True when the data is non-empty and the event type is `message` (no `event:` field, an
+    /// empty one, or `event: message`): what a WHATWG EventSource dispatches as a `message`
+    /// event and MCP SDKs parse as JSON-RPC. False for priming events, error items and events
+    /// of other types (the 2024-11-05 `endpoint` event); see
+    /// [`SseEvent::is_message`](crate::framing::sse::SseEvent::is_message).
     pub fn is_message(&self) -> bool {
-        !self.data.is_empty() && self.error.is_none()
+        !self.data.is_empty() && self.error.is_none() && message_type(self.event.as_deref())
     }
     /// The `event:` value.
     pub fn event(&self) -> Option<&Bytes> {
@@ -465,8 +468,10 @@ impl SseFrame {
     pub fn error(&self) -> Option<FrameError> {
         self.error
     }
-    /// The parsed envelope of a message event (`None` for non-message events, error items, or
-    /// when the codec does not parse).
+    /// The parsed envelope of a message event ([`is_message`](Self::is_message));
+    /// `Some(Err(FrameFault::Framing(..)))` for an error item (oversize or unterminated
+    /// event); `None` for other events (priming events, other event types) and when the codec
+    /// does not parse.
     pub fn envelope(&self) -> Option<Result<&OwnedEnvelope, FrameFault>> {
         match &self.message {
             None => self.error.map(|e| Err(FrameFault::Framing(e))),
@@ -512,6 +517,12 @@ impl SseFrame {
         f.error = Some(e);
         f
     }
+}
+
+/// Whether an SSE event with this `event:` value has the type `message` (WHATWG: an absent
+/// or empty value means `message`).
+fn message_type(event: Option<&[u8]>) -> bool {
+    event.is_none_or(|e| e.is_empty() || e == b"message")
 }
 
 /// `text/event-stream` decoder/encoder yielding [`SseFrame`]s.
@@ -656,7 +667,7 @@ impl SseCodec {
                     }
                 };
                 let message = match &self.parser {
-                    Some(p) if !data.is_empty() => {
+                    Some(p) if !data.is_empty() && message_type(event.as_deref()) => {
                         Some(OwnedEnvelope::parse(p, data.clone()).map_err(|(_, e)| e))
                     }
                     _ => None,

@@ -659,6 +659,31 @@ fn framing_errors_are_records_not_silent_loss() {
     assert_eq!(recs[0]["violations"][0]["code"], -32600);
 }
 
+/// Regression tests from a new-user trial: the 2024-11-05 `endpoint` event is not a message
+/// (it was reported as `unexpected-byte`), and an SSE data line over the line limit is
+/// `event-too-large` with -32600 (it was `line-too-long`, -32700).
+#[test]
+fn sse_endpoint_event_and_overlong_data_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(
+        &dir,
+        "e.sse",
+        b"event: endpoint\ndata: /messages?session_id=abc\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n",
+    );
+    let (code, recs, _) = check_jsonl(&["--transport", "sse", "--profile", "2024-11-05"], &f);
+    assert_eq!(code, 0, "{recs:?}");
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0]["shape"], "result");
+    // `--max-frame-bytes 100`: the line limit is 164; a data value of 200 bytes.
+    let big = format!("data: {}\n\ndata: {{}}\n\n", "a".repeat(200));
+    let f = temp_file(&dir, "big.sse", big.as_bytes());
+    let (code, recs, _) = check_jsonl(&["--transport", "sse", "--max-frame-bytes", "100"], &f);
+    assert_eq!(code, 1);
+    assert_eq!(kinds(&recs[0]), ["event-too-large"]);
+    assert_eq!(recs[0]["violations"][0]["code"], -32600);
+    assert_eq!(recs[0]["offset"], 0);
+}
+
 #[test]
 fn max_frame_bytes_discards_an_oversize_line_and_goes_on() {
     let dir = tempfile::tempdir().unwrap();

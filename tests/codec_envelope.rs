@@ -122,6 +122,37 @@ fn oversize_and_unterminated_lines_carry_framing_faults() {
     assert_eq!(&items[1].bytes()[..], b"{\"jsonrpc\"");
 }
 
+/// Only `message` events carry JSON-RPC: the 2024-11-05 HTTP+SSE transport opens with an
+/// `endpoint` event whose data is a URI; it must not come back as a parse error (found by a
+/// new-user trial: it gave `unexpected-byte`, -32700). An empty `event:` value is a message
+/// event (WHATWG); event types are compared exactly (`Message` is another type).
+#[test]
+fn sse_codec_does_not_parse_other_event_types() {
+    let input = b"event: endpoint\ndata: /messages?session_id=abc\n\n\
+event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n\
+event:\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n\n\
+event: Message\ndata: not json\n\n\
+data: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n\n";
+    for reads in [vec![input.len()], vec![1; input.len()]] {
+        let items = drive(&mut SseCodec::new(), input, &reads);
+        assert_eq!(items.len(), 5);
+        let (endpoint, upper) = (&items[0], &items[3]);
+        assert_eq!(endpoint.event().map(|e| &e[..]), Some(&b"endpoint"[..]));
+        assert_eq!(&endpoint.data()[..], b"/messages?session_id=abc");
+        for ev in [endpoint, upper] {
+            assert!(!ev.is_message());
+            assert!(ev.envelope().is_none());
+        }
+        for (i, id) in [(1, "1"), (2, "2"), (4, "3")] {
+            let ev = &items[i];
+            assert!(ev.is_message(), "item {i}");
+            let env = ev.envelope().unwrap().unwrap().envelope();
+            assert_eq!(env.shape(), Shape::Result);
+            assert_eq!(env.id_raw(), Some(id));
+        }
+    }
+}
+
 #[test]
 fn sse_codec_parses_message_events_only() {
     let files = capture_files(".sse");

@@ -324,6 +324,67 @@ fn line_limit_at_boundary_and_one_byte_either_side() {
     }
 }
 
+/// A `data:` line over the line limit whose value takes the event's data over the event limit
+/// is `EventTooLarge` (-32600 / 413), as a data line ending within the line limit is: with the
+/// default limits (line = event + 64) every overlong data line is such a line. Found by a
+/// new-user trial: a 5 MB single-line event gave `line-too-long`, which has no JSON-RPC code
+/// or HTTP status. Lines that do not carry data over the limit stay `LineTooLong`.
+#[test]
+fn overlong_data_line_is_event_too_large() {
+    let (max_event, max_line) = (20, 84);
+    // Value lengths: at the event limit, one over (line ends within the line limit), and
+    // around the line limit (`data: ` + 78 = 84).
+    for value_len in [19, 20, 21, 77, 78, 79, 80, 500] {
+        let mut input = b"data: ".to_vec();
+        input.extend(std::iter::repeat_n(b'x', value_len));
+        input.extend_from_slice(b"\n\ndata: ok\n\n");
+        let (got, _) = feed(&input, &[input.len()], max_event, max_line);
+        if value_len <= max_event {
+            assert_eq!(got[0].as_ref().unwrap().data.len(), value_len);
+        } else {
+            assert_eq!(
+                got[0],
+                Err((FrameErrorKind::EventTooLarge, 0, 1)),
+                "value {value_len}"
+            );
+        }
+        assert_eq!(got[1].as_ref().unwrap().data, b"ok", "value {value_len}");
+        for k in 0..=input.len() {
+            assert_eq!(
+                feed(&input, &split_at(input.len(), k), max_event, max_line).0,
+                got,
+                "value {value_len} k {k}"
+            );
+        }
+    }
+    // The second data line of an event: joined data over the event limit.
+    let mut input = b"event: message\ndata: 0123456789\ndata: ".to_vec();
+    input.extend(std::iter::repeat_n(b'y', 100));
+    input.extend_from_slice(b"\n\ndata: ok\n\n");
+    let (got, _) = feed(&input, &[input.len()], max_event, max_line);
+    assert_eq!(got[0], Err((FrameErrorKind::EventTooLarge, 0, 1)));
+    assert_eq!(got[1].as_ref().unwrap().data, b"ok");
+    // Over the line limit but not over the event limit (a line limit below the event
+    // limit), and a non-data line: `LineTooLong`.
+    for (input, max_event, max_line) in [
+        (&b"data: 0123456789\n\ndata: ok\n\n"[..], 1024, 12),
+        (
+            &b"event: 0123456789abcdef\ndata: x\n\ndata: ok\n\n"[..],
+            4,
+            12,
+        ),
+        (&b": a long comment line\n\ndata: ok\n\n"[..], 4, 12),
+    ] {
+        let (got, _) = feed(input, &[input.len()], max_event, max_line);
+        assert_eq!(
+            got[0],
+            Err((FrameErrorKind::LineTooLong, 0, 1)),
+            "{input:?}"
+        );
+        assert_eq!(got[1].as_ref().unwrap().data, b"ok");
+    }
+}
+
 #[test]
 fn four_mb_data_line_in_64_byte_reads_is_linear() {
     let mut input = b"event: message\r\ndata: ".to_vec();

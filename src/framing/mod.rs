@@ -149,7 +149,8 @@ frame_error_kinds! {
     /// is discarded (JSON-RPC -32600).
     EventTooLarge => "event-too-large", "SSE event data exceeds the size limit";
     /// One SSE line is longer than the line limit; the rest of the line and of its event are
-    /// discarded.
+    /// discarded. A `data:` line whose value also takes the event's data over the event limit
+    /// is [`EventTooLarge`](Self::EventTooLarge) instead (always so with the default limits).
     LineTooLong => "line-too-long", "SSE line exceeds the size limit";
     /// The stream ended inside an SSE event (no blank line after it); per WHATWG the event is
     /// not dispatched.

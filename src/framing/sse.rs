@@ -24,7 +24,9 @@
 //!   priming events of MCP 2025-11-25 servers (`id:` + empty `data:` + `retry:`), which
 //!   WHATWG would not dispatch as a message: see [`SseEvent::is_message`].
 //! * Limits: the joined data of one event ([`FrameErrorKind::EventTooLarge`], default 4 MiB)
-//!   and one line ([`FrameErrorKind::LineTooLong`], default the event limit + 64). Either
+//!   and one line ([`FrameErrorKind::LineTooLong`], default the event limit + 64). A `data:`
+//!   line over the line limit whose value takes the data over the event limit is reported as
+//!   `EventTooLarge` (with the default limits, every overlong `data:` line). Either
 //!   error discards the rest of the event (through its blank line) and the stream goes on.
 //!   Buffered bytes stay bounded by the line limit plus the event limit.
 //! * At end of stream an event without its blank line is reported as
@@ -90,10 +92,13 @@ impl<'a> SseEvent<'a> {
     pub fn data_lines(&self) -> u32 {
         self.data_lines
     }
-    /// True when a WHATWG EventSource would dispatch this as a message: the data is not
-    /// empty. Priming events (`id:` + empty `data:`) and `retry:`-only blocks are false.
+    /// True when a WHATWG EventSource would dispatch this as a `message` event, the only kind
+    /// MCP SDKs read a JSON-RPC message from: the data is not empty and the event type is
+    /// `message` (no `event:` field, an empty one, or `event: message`). False for priming
+    /// events (`id:` + empty `data:`), `retry:`-only blocks and events of other types, such
+    /// as the `endpoint` event of the 2024-11-05 HTTP+SSE transport (its data is a URI).
     pub fn is_message(&self) -> bool {
-        !self.data.is_empty()
+        !self.data.is_empty() && self.event_type() == b"message"
     }
     /// The `event:` field value, if the event had one (the last one wins).
     pub fn event(&self) -> Option<&'a [u8]> {
@@ -557,6 +562,20 @@ impl SseFramer {
                             (self.offset + self.pos as u64, self.line)
                         };
                         let was_discarding = self.discarding_event;
+                        // A `data:` line this long makes the event's data too large as well
+                        // (with the default limits always): report the event limit, the
+                        // error a server answers with -32600 / 413.
+                        let kind = if !was_discarding
+                            && self.data_over_limit(&buf[self.pos..window_end])
+                        {
+                            FrameErrorKind::EventTooLarge
+                        } else {
+                            FrameErrorKind::LineTooLong
+                        };
+                        let len = match kind {
+                            FrameErrorKind::EventTooLarge => self.max_event_len + 1,
+                            _ => self.max_line_len + 1,
+                        };
                         self.clear_event();
                         self.discarding_event = true;
                         self.discarding_line = true;
@@ -565,12 +584,7 @@ impl SseFramer {
                         if was_discarding {
                             continue;
                         }
-                        return Step::Error(FrameError::new(
-                            FrameErrorKind::LineTooLong,
-                            offset,
-                            line,
-                            self.max_line_len + 1,
-                        ));
+                        return Step::Error(FrameError::new(kind, offset, line, len));
                     }
                     return Step::Partial;
                 }
@@ -895,6 +909,21 @@ impl SseFramer {
             self.joined.extend_from_slice(&buf[r]);
             self.data = Data::Joined;
         }
+    }
+
+    /// Whether `seen`, the first bytes of an overlong line, is a `data:` line whose value
+    /// alone or joined to the event's data so far is already over the event limit.
+    fn data_over_limit(&self, seen: &[u8]) -> bool {
+        let Some(value) = seen.strip_prefix(b"data:") else {
+            return false;
+        };
+        let value = value.strip_prefix(b" ").unwrap_or(value);
+        let before = match &self.data {
+            Data::None => 0,
+            Data::Single(r) => r.len() + 1,
+            Data::Joined => self.joined.len() + 1,
+        };
+        before + value.len() > self.max_event_len
     }
 
     fn event_too_large(&mut self) -> FrameError {
