@@ -17,8 +17,9 @@
 //! contract). So a frame that is bad but skippable is an *item* that carries its error:
 //! malformed JSON ([`FrameFault::Envelope`]), an oversize line or event, or an unterminated
 //! last line / event ([`FrameFault::Framing`]). Decoder `Err` ([`CodecError`]) is only for I/O
-//! errors and fatal limits: an HTTP body over its limit, and an oversize NDJSON line when
-//! [`OnOversize::Fatal`] is chosen.
+//! errors and fatal framing errors: an HTTP body over its limit or its declared
+//! `Content-Length`, an HTTP body shorter than its declared `Content-Length`, and an oversize
+//! NDJSON line when [`OnOversize::Fatal`] is chosen.
 
 use std::io;
 
@@ -61,6 +62,15 @@ impl std::fmt::Display for FrameFault {
         match self {
             FrameFault::Framing(e) => e.fmt(f),
             FrameFault::Envelope(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for FrameFault {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FrameFault::Framing(e) => Some(e),
+            FrameFault::Envelope(e) => Some(e),
         }
     }
 }
@@ -400,8 +410,19 @@ impl Encoder<Bytes> for NdjsonCodec {
 
 impl Encoder<&Frame> for NdjsonCodec {
     type Error = CodecError;
-    /// Writes the frame's bytes back byte-exact plus LF (a stripped CR is not restored).
+    /// Writes the frame's bytes back byte-exact plus LF (a stripped CR is not restored). A
+    /// frame that fails to parse is written as received; an item carrying a framing error
+    /// (an oversize line, whose bytes were discarded, or an unterminated last line, which
+    /// must not gain an LF) is refused with [`FrameErrorKind::UnencodableFrame`].
     fn encode(&mut self, item: &Frame, dst: &mut BytesMut) -> Result<(), CodecError> {
+        if let Content::Faulty(b, FrameFault::Framing(_)) = &item.content {
+            return Err(CodecError::Frame(FrameError::new(
+                FrameErrorKind::UnencodableFrame,
+                item.offset(),
+                item.line(),
+                b.len(),
+            )));
+        }
         encode_line(item.bytes(), dst, item.offset())
     }
 }
@@ -720,9 +741,10 @@ impl Encoder<&SseFrame> for SseCodec {
     /// Writes `id:`, `event:`, `retry:` (when set), one `data: ` line per LF-separated part of
     /// the data, and a blank line, all LF-terminated. Decoding the output gives back the same
     /// fields and data byte-exact. Data containing CR, or field values containing CR or LF,
-    /// cannot round-trip and are [`FrameErrorKind::UnencodableFrame`].
+    /// cannot round-trip and are [`FrameErrorKind::UnencodableFrame`], as is an error item
+    /// (an oversize or unterminated event: it has no event to write).
     fn encode(&mut self, item: &SseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
-        if memchr::memchr(b'\r', &item.data).is_some() {
+        if item.error.is_some() || memchr::memchr(b'\r', &item.data).is_some() {
             return Err(unencodable(item.data.len()));
         }
         dst.reserve(item.data.len() + 32);
@@ -759,8 +781,11 @@ impl Encoder<Bytes> for SseCodec {
 
 // ===== BodyCodec =====
 
-/// One HTTP body as one [`Frame`]: decodes nothing until end of input, then yields the body.
-/// A body over the limit is a decoder `Err` (fatal: answer HTTP 413).
+/// One HTTP body as one [`Frame`]: decodes nothing until end of input, then yields the body;
+/// an empty body (e.g. a 202 Accepted reply) yields no item. A body over the limit or over
+/// its declared `Content-Length` is a decoder `Err` with
+/// [`FrameErrorKind::BodyTooLarge`] (fatal: answer HTTP 413), one shorter than its declared
+/// `Content-Length` an `Err` with [`FrameErrorKind::TruncatedBody`].
 #[derive(Clone, Debug, Default)]
 pub struct BodyCodec {
     framer: BodyFramer,
@@ -802,6 +827,8 @@ impl Decoder for BodyCodec {
                 Ok(None)
             }
             Status::Complete(Err(e)) => Err(CodecError::Frame(e)),
+            // A 0-byte body (a 202 Accepted reply) is no message: no item, as in the CLI.
+            Status::Complete(Ok(b)) if b.is_empty() => Ok(None),
             Status::Complete(Ok(b)) => {
                 let bytes = src.split_to(b.len()).freeze();
                 let raw = RawFrame {

@@ -1,20 +1,17 @@
-//! The envelope layer: a validating walk over the scan's output that records byte spans of the
-//! JSON-RPC envelope members without building a DOM (DESIGN.md layer 3).
-//!
-//! API CONTRACT (skeleton; the core implementation fills in the bodies — signatures are shared
-//! with the framing, profile, CLI, bench and fuzz layers and must not change without telling
-//! them):
+//! The envelope layer: a validating walk over a frame that records byte spans of the
+//! JSON-RPC envelope members without building a DOM.
 //!
 //! * [`parse`] / [`Parser::parse`]: `Err(Error)` when the frame is not well-formed JSON
-//!   (-32700 kinds), exceeds a limit, or has a duplicate envelope / `_meta` key (-32600).
-//!   Any other well-formed frame gives `Ok(Envelope)`; when it is not a valid JSON-RPC
-//!   envelope its [`Envelope::shape`] is [`Shape::Invalid`] and [`Envelope::invalid_reason`]
-//!   says why (a -32600 kind), while every span that could be read is still available (so an
-//!   error reply can echo the id).
+//!   (-32700 kinds), exceeds a limit, or has a duplicate key the strictness policy rejects:
+//!   an envelope member (`duplicate-key`, -32600) or a `_meta` key (`duplicate-meta-key`,
+//!   -32602). Any other well-formed frame gives `Ok(Envelope)`; when it is not a valid
+//!   JSON-RPC envelope its [`Envelope::shape`] is [`Shape::Invalid`] and
+//!   [`Envelope::invalid_reason`] says why (a -32600 kind), while every span that could be
+//!   read is still available (so an error reply can echo the id).
 //! * Spans are byte ranges into the frame. Value spans cover the raw JSON value (strings
 //!   include their quotes).
 //!
-//! Accessors the other layers rely on (all on `Envelope<'f>`, all O(1) unless noted):
+//! Accessors (all on `Envelope<'f>`, all O(1) unless noted):
 //!
 //! * spans, `-> Option<Span>`: `jsonrpc_span`, `id_span`, `method_span`, `params_span`,
 //!   `result_span`, `error_span`, `error_code_span`, `error_message_span`, `error_data_span`,
@@ -28,16 +25,22 @@
 //!   `error_code() -> Option<i64>`, `error_message() -> Option<JsonStr<'f>>`,
 //!   `result_type() -> Option<JsonStr<'f>>`, `params_meta()/result_meta()/meta() ->
 //!   Option<Members<'f>>` (iterator of [`Member`]; `meta()` = params._meta for requests and
-//!   notifications, result._meta for results).
-//! * `batch_elements() -> Option<impl Iterator<Item = Span>>` for [`Shape::Batch`].
+//!   notifications, result._meta for results; O(members)).
+//! * `batch_elements() -> Option<Elements<'f>>` for [`Shape::Batch`] (iterator of element
+//!   spans; each element is parsed on its own).
 //! * free function `recover_id(frame) -> Option<Span>` / [`Parser::recover_id`]: the depth-1
 //!   `id` of a frame that `parse` rejected only by the duplicate-key policy (for error
 //!   replies); `None` unless the frame is otherwise well-formed and has exactly one valid id.
 //! * free function `members(frame, object_span) -> Members<'f>`: iterate the depth-1 members
-//!   of any object value inside an already validated frame (used by the profile layer for
-//!   `params.arguments`, `result.ttlMs`, …).
-//! * `params_value(&self, scratch: &mut Vec<u8>) -> Result<simd_json::BorrowedValue<'_>, Error>`:
-//!   optional full decode of `params` through simd-json.
+//!   of any object value inside an already validated frame (`params.arguments`,
+//!   `result.ttlMs`, …).
+//! * `params_value(&self, scratch: &mut Vec<u8>) -> Result<Option<simd_json::BorrowedValue<'_>>,
+//!   Error>`: optional full decode of `params` through simd-json (`Ok(None)` without
+//!   `params`; `duplicate-params-key`, -32602, for a repeated key anywhere inside it).
+//!
+//! Ids compare by their raw JSON text: `Id`s and `id_raw()`s of `"a"` and `"\u0061"` are not
+//! equal, though both decode to `a` (JSON-RPC asks the reply to echo the id as sent). Use
+//! [`JsonStr::decode`] on `Id::Str` to compare decoded ids.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -178,6 +181,13 @@ impl Shape {
             Shape::Batch => "batch",
             Shape::Invalid => "invalid",
         }
+    }
+}
+
+/// Writes the stable [`name`](Shape::name), e.g. `request`.
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -82,6 +82,13 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Writes the stable kebab-case [`name`](ErrorKind::name), e.g. `duplicate-key`.
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 macro_rules! error_kinds {
     ($( $(#[$doc:meta])* $variant:ident => $name:literal, $code:expr, $msg:literal; )*) => {
         /// The stable kind of an [`Error`].
@@ -102,7 +109,11 @@ macro_rules! error_kinds {
             pub const fn name(self) -> &'static str {
                 match self { $(ErrorKind::$variant => $name,)* }
             }
-            /// JSON-RPC error code: `-32700` for not-JSON, `-32600` for not a valid envelope.
+            /// JSON-RPC error code a server answers with: `-32700` (Parse error) for
+            /// not-JSON and the JSON limits (depth, number length and range), `-32600`
+            /// (Invalid Request) for the frame size limit and a message that is not a valid
+            /// envelope, `-32602` (Invalid params) for duplicate `_meta` / `params` keys,
+            /// `-32603` (Internal error) for `value-decode`.
             pub const fn code(self) -> i32 {
                 match self { $(ErrorKind::$variant => $code,)* }
             }

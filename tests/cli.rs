@@ -394,8 +394,8 @@ fn every_profile_and_direction_value_is_accepted() {
         ("2025-06-18", "stdio_py-client_everything_2025-06-18"),
         ("2024-11-05", "stdio_py-client_everything_2024-11-05"),
     ] {
-        for d in ["server-to-client", "client-to-server", "auto"] {
-            let file = if d == "client-to-server" {
+        for d in ["server-to-client", "client-to-server", "auto", "c2s", "s2c"] {
+            let file = if d == "client-to-server" || d == "c2s" {
                 "client-to-server.jsonl"
             } else {
                 "server-to-client.jsonl"
@@ -1012,4 +1012,45 @@ fn legacy_union_knows_later_methods_that_2024_11_05_does_not() {
     );
     let old = run("2024-11-05", 0);
     assert_eq!(old["valid"], true);
+}
+
+/// The human summary says "1 frame", not "1 frames" (new-user trial), in `check` and `stats`.
+#[test]
+fn one_frame_is_singular_in_human_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(&dir, "one.jsonl", VALID);
+    let out = mcpwire()
+        .arg("check")
+        .arg(&f)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("1 frame: 1 valid, 0 invalid"), "{text}");
+    let out = mcpwire()
+        .arg("stats")
+        .arg(&f)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains(": 1 frame, "), "{text}");
+    let f = temp_file(&dir, "two.jsonl", &[VALID, VALID].concat());
+    let out = mcpwire()
+        .arg("check")
+        .arg(&f)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert!(
+        String::from_utf8(out)
+            .unwrap()
+            .starts_with("2 frames: 2 valid")
+    );
 }

@@ -329,3 +329,128 @@ fn body_codec_over_limit_is_fatal() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A 0-byte body is no message (as in the CLI and the README): no item, not a parse error
+/// (new-user trial: a 202 reply read through `BodyCodec` gave an `empty` -32700 item). One
+/// byte is an item (a parse error), as is a body of exactly its limit.
+#[test]
+fn body_codec_empty_body_gives_no_item() {
+    let mut c = mcpwire::codec::BodyCodec::new();
+    let mut buf = BytesMut::new();
+    assert!(c.decode(&mut buf).unwrap().is_none());
+    assert!(c.decode_eof(&mut buf).unwrap().is_none());
+    let mut c = mcpwire::codec::BodyCodec::new();
+    let mut buf = BytesMut::from(&b" "[..]);
+    let item = c.decode_eof(&mut buf).unwrap().unwrap();
+    assert!(item.envelope().is_err());
+    let body = br#"{"jsonrpc":"2.0","method":"x"}"#;
+    let mut c = mcpwire::codec::BodyCodec::with_parser(body.len(), mcpwire::Parser::new());
+    c.set_content_length(body.len() as u64).unwrap();
+    let mut buf = BytesMut::from(&body[..]);
+    assert!(c.decode(&mut buf).unwrap().is_none());
+    let item = c.decode_eof(&mut buf).unwrap().unwrap();
+    assert!(item.envelope().is_ok());
+}
+
+/// A body longer than its declared `Content-Length` is `body-too-large` (fatal), one shorter
+/// `truncated-body` (fatal), as the codec docs say.
+#[test]
+fn body_codec_content_length_mismatch_is_fatal() {
+    let mut c = mcpwire::codec::BodyCodec::new();
+    c.set_content_length(3).unwrap();
+    let mut buf = BytesMut::from(&b"{}  "[..]);
+    match c.decode(&mut buf) {
+        Err(CodecError::Frame(e)) => assert_eq!(e.kind(), FrameErrorKind::BodyTooLarge),
+        other => panic!("{other:?}"),
+    }
+    let mut c = mcpwire::codec::BodyCodec::new();
+    c.set_content_length(3).unwrap();
+    let mut buf = BytesMut::from(&b"{}"[..]);
+    assert!(c.decode(&mut buf).unwrap().is_none());
+    match c.decode_eof(&mut buf) {
+        Err(CodecError::Frame(e)) => assert_eq!(e.kind(), FrameErrorKind::TruncatedBody),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Error items are refused by the encoders instead of being written as frames (new-user
+/// trial: an oversize NDJSON item was written as an empty line, an unterminated one gained an
+/// LF, an SSE error item became a blank line). A frame that only fails to parse is still
+/// written back byte-exact.
+#[test]
+fn encoders_refuse_error_items() {
+    use mcpwire::codec::NdjsonCodec;
+    let input =
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n0123456789abcdef\nnot json\n{\"unterminated\"";
+    let mut codec = NdjsonCodec::with_parser(12, mcpwire::Parser::new());
+    let mut buf = BytesMut::from(&input[..]);
+    let mut items = Vec::new();
+    while let Some(i) = codec.decode(&mut buf).unwrap() {
+        items.push(i);
+    }
+    while let Some(i) = codec.decode_eof(&mut buf).unwrap() {
+        items.push(i);
+    }
+    // The first line is over the 12-byte limit as well.
+    assert_eq!(items.len(), 4);
+    let mut out = BytesMut::new();
+    for (i, item) in items.iter().enumerate() {
+        let r = codec.encode(item, &mut out);
+        match i {
+            2 => r.unwrap(),
+            _ => match r {
+                Err(CodecError::Frame(e)) => {
+                    assert_eq!(e.kind(), FrameErrorKind::UnencodableFrame, "item {i}");
+                    assert_eq!(e.offset(), item.offset());
+                }
+                other => panic!("item {i}: {other:?}"),
+            },
+        }
+    }
+    assert_eq!(&out[..], b"not json\n");
+
+    let input = b"data: 0123456789abcdef\n\ndata: ok\n\n";
+    let items = drive(
+        &mut SseCodec::with_limits(8, 64, None),
+        input,
+        &[input.len()],
+    )
+    .unwrap();
+    let mut out = BytesMut::new();
+    let mut codec = SseCodec::new();
+    assert!(matches!(
+        codec.encode(&items[0], &mut out),
+        Err(CodecError::Frame(e)) if e.kind() == FrameErrorKind::UnencodableFrame
+    ));
+    codec.encode(&items[1], &mut out).unwrap();
+    assert_eq!(&out[..], b"data: ok\n\n");
+}
+
+/// `ErrorKind`, `Shape` and `FrameErrorKind` display their stable names; `FrameFault` is a
+/// `std::error::Error` with its cause as `source` (new-user trial: `ErrorKind` and `Shape`
+/// had no `Display`, and a `FrameFault` could not become a `Box<dyn Error>`).
+#[test]
+fn kinds_and_shapes_display_stable_names_and_faults_are_errors() {
+    use mcpwire::codec::FrameFault;
+    use mcpwire::{ErrorKind, Shape};
+    for k in ErrorKind::ALL {
+        assert_eq!(k.to_string(), k.name());
+    }
+    for k in FrameErrorKind::ALL {
+        assert_eq!(k.to_string(), k.name());
+    }
+    for s in [
+        Shape::Request,
+        Shape::Notification,
+        Shape::Result,
+        Shape::Error,
+        Shape::Batch,
+        Shape::Invalid,
+    ] {
+        assert_eq!(s.to_string(), s.name());
+    }
+    let e = mcpwire::parse(b"{").unwrap_err();
+    let boxed: Box<dyn std::error::Error + Send + Sync> = FrameFault::Envelope(e).into();
+    assert_eq!(boxed.to_string(), e.to_string());
+    assert_eq!(boxed.source().unwrap().to_string(), e.to_string());
+}

@@ -113,9 +113,11 @@ impl ProfileArg {
 /// Which side sent the traffic (`--direction`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DirectionArg {
-    /// Client to server.
+    /// Client to server (also `c2s`).
+    #[value(alias = "c2s")]
     ClientToServer,
-    /// Server to client.
+    /// Server to client (also `s2c`).
+    #[value(alias = "s2c")]
     ServerToClient,
     /// From the file name: `client-to-server` or `*.request.json` is client to server;
     /// `server-to-client`, `*.sse` or `*.response.json` is server to client; else (and
@@ -477,8 +479,9 @@ pub(crate) fn tally(sum: &mut Summary, rec: &Record) {
 fn write_summary(out: &mut dyn Write, sum: &Summary) -> io::Result<()> {
     writeln!(
         out,
-        "{} frames: {} valid, {} invalid; {} in {:.3} s ({}/s){}",
+        "{} frame{}: {} valid, {} invalid; {} in {:.3} s ({}/s){}",
         sum.frames,
+        if sum.frames == 1 { "" } else { "s" },
         sum.valid,
         sum.invalid,
         human::bytes(sum.bytes),

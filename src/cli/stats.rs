@@ -247,8 +247,9 @@ fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()
             let name = st.file.as_deref().unwrap_or("total");
             writeln!(
                 out,
-                "{name}: {} frames, {}",
+                "{name}: {} frame{}, {}",
                 st.frames,
+                if st.frames == 1 { "" } else { "s" },
                 human::bytes(st.bytes)
             )?;
             let s = &st.sizes;

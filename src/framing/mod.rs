@@ -155,12 +155,14 @@ frame_error_kinds! {
     /// The stream ended inside an SSE event (no blank line after it); per WHATWG the event is
     /// not dispatched.
     UnterminatedEvent => "unterminated-event", "stream ends inside an SSE event (no blank line)";
-    /// An HTTP body longer than the body limit (HTTP 413). Fatal: stop reading the body.
-    BodyTooLarge => "body-too-large", "HTTP body exceeds the size limit";
+    /// An HTTP body longer than the body limit or than its declared `Content-Length` (HTTP
+    /// 413). Fatal: stop reading the body.
+    BodyTooLarge => "body-too-large", "HTTP body exceeds the size limit or its Content-Length";
     /// An HTTP body shorter than its declared `Content-Length`. Fatal.
     TruncatedBody => "truncated-body", "HTTP body shorter than its Content-Length";
     /// The encoder was given a frame it cannot write byte-exact: an LF inside an NDJSON frame,
-    /// or a CR / LF inside an SSE field value (`event`, `id`) or a CR inside SSE `data`.
+    /// a CR / LF inside an SSE field value (`event`, `id`) or a CR inside SSE `data`, or a
+    /// decoder's error item (an oversize or unterminated frame has no frame to write).
     UnencodableFrame => "unencodable-frame", "frame contains a line break the transport cannot carry";
 }
 
@@ -176,7 +178,11 @@ impl FrameErrorKind {
         }
     }
     /// The JSON-RPC code a server answers with: `-32600` (Invalid Request) for the size
-    /// limits; `None` where no reply is due (a truncated stream cannot be answered).
+    /// limits; `None` where no reply is due (a truncated stream cannot be answered; an
+    /// overlong SSE line that is not data comes from a server). The CLI's records, which need
+    /// a code for every violation, use `-32700` (Parse error) for those kinds
+    /// (`unterminated-line`, `unterminated-event`, `line-too-long`): their bytes are not a
+    /// complete JSON text.
     pub const fn jsonrpc_code(self) -> Option<i32> {
         match self.error_kind() {
             Some(_) => Some(INVALID_REQUEST),

@@ -222,7 +222,8 @@ pub enum Direction {
 }
 
 impl Direction {
-    /// The CLI spelling: `c2s`, `s2c`, `unknown`.
+    /// The short name: `c2s`, `s2c`, `unknown` (the CLI's `--direction` takes `c2s` and `s2c`
+    /// as aliases of `client-to-server` and `server-to-client`).
     pub const fn as_str(self) -> &'static str {
         match self {
             Direction::ClientToServer => "c2s",
