@@ -1054,3 +1054,46 @@ fn one_frame_is_singular_in_human_output() {
             .starts_with("2 frames: 2 valid")
     );
 }
+
+/// The human snippet shows the input line the header names, with the caret at the header's
+/// column: an SSE data value with its `data:` prefix, an unterminated last line with its
+/// bytes; a discarded frame says it has no text instead of an empty snippet (new-user trial:
+/// the SSE caret stood 6 columns left of the header's, and those two snippets were empty).
+#[test]
+fn human_snippet_matches_the_header_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let human = |args: &[&str], f: &Path| {
+        let out = mcpwire().arg("check").args(args).arg(f).output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Caret column of the first `^` line, counted in the snippet's source line.
+    let caret_col = |text: &str, src_prefix: &str| {
+        let src = text.lines().find(|l| l.contains(src_prefix)).unwrap();
+        let caret = text.lines().find(|l| l.contains('^')).unwrap();
+        let bar = src.find('|').unwrap() + 2;
+        (caret.find('^').unwrap() - bar + 1, src[bar..].to_owned())
+    };
+    for (sep, col) in [("data: ", 43), ("data:", 42)] {
+        let ev = format!(
+            "event: message\n{sep}{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{}},\"id\":2}}\n\n"
+        );
+        let f = temp_file(&dir, "dup.sse", ev.as_bytes());
+        let text = human(&["--transport", "sse"], &f);
+        assert!(text.contains(&format!("dup.sse:2:{col}: ")), "{text}");
+        let (c, src) = caret_col(&text, sep);
+        assert_eq!(c, col, "{text}");
+        assert!(src.starts_with(sep), "{text}");
+    }
+    let f = temp_file(
+        &dir,
+        "noeol.jsonl",
+        &[VALID, b"{\"jsonrpc\":\"2.0\",\"id\":1"].concat(),
+    );
+    let text = human(&[], &f);
+    assert!(text.contains("noeol.jsonl:2:1: "), "{text}");
+    assert!(text.contains("2 | {\"jsonrpc\":\"2.0\",\"id\":1"), "{text}");
+    let text = human(&["--max-frame-bytes", "10"], &f);
+    assert!(text.contains("[frame-too-large]"), "{text}");
+    assert!(text.contains("no frame text to show"), "{text}");
+}

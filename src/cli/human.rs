@@ -67,12 +67,32 @@ pub fn write_violations(
         let rel = v.rel.min(bytes.len());
         let ls = memchr::memrchr(b'\n', &bytes[..rel]).map_or(0, |p| p + 1);
         let le = memchr::memchr(b'\n', &bytes[rel..]).map_or(bytes.len(), |p| rel + p);
-        let (text, pos, _, _) = excerpt(&bytes[ls..le], rel - ls);
         writeln!(
             out,
             "{file}:{line}:{col}: {} [{}] (code {})",
             v.message, v.kind, v.code
         )?;
+        if bytes.is_empty() {
+            // A framing error whose bytes were discarded (oversize) or never formed a line.
+            writeln!(
+                out,
+                "  = {} (frame {}, byte {}): no frame text to show\n",
+                v.kind, rec.frame, v.offset
+            )?;
+            continue;
+        }
+        // Where the frame's text starts in its input line: an SSE data value follows its
+        // `data:` field name (and the optional space), so the snippet shows that prefix too
+        // and its caret stands at the column the header names.
+        let prefix_len = (col as usize).saturating_sub(1 + (rel - ls));
+        let prefix = match prefix_len {
+            5 => "data:",
+            6 => "data: ",
+            _ => "",
+        };
+        let (text, pos, cut_left, _) = excerpt(&bytes[ls..le], rel - ls);
+        let prefix = if cut_left { "" } else { prefix };
+        let (text, pos) = (format!("{prefix}{text}"), pos + prefix.len());
         let end = text[pos..]
             .chars()
             .next()

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use mcpwire::framing::body::BodyFramer;
 use mcpwire::framing::ndjson::NdjsonFramer;
 use mcpwire::framing::sse::{LINE_OVERHEAD, SseFramer};
-use mcpwire::framing::{FrameError, Status};
+use mcpwire::framing::{FrameError, FrameErrorKind, Status};
 use mcpwire::profile::Direction;
 
 /// Bytes asked of the reader per `read()` call.
@@ -117,8 +117,8 @@ pub struct Origin {
 /// One frame borrowed from the reader, or a framing error in its place.
 #[derive(Debug)]
 pub struct Frame<'a> {
-    /// The frame bytes (terminator excluded; for SSE the joined `data:` values); empty when
-    /// `error` is set.
+    /// The frame bytes (terminator excluded; for SSE the joined `data:` values). When `error`
+    /// is set: an unterminated last line's bytes (reported, never parsed), else empty.
     pub bytes: &'a [u8],
     /// Length of the frame in the input (bytes).
     pub input_len: u64,
@@ -177,7 +177,9 @@ pub struct FrameReader {
 enum Got {
     InBuf(Range<usize>, Origin),
     Joined(Origin),
-    Error(FrameError),
+    /// A framing error, with the bytes still pending that it concerns (an unterminated last
+    /// line's) when they are kept.
+    Error(FrameError, Option<Range<usize>>),
     /// Consumed something that is not a frame (an SSE priming event, an empty body).
     Skip,
 }
@@ -269,7 +271,13 @@ impl FrameReader {
                 };
                 let got = match d.status {
                     Status::Partial => None,
-                    Status::Complete(Err(e)) => Some(Got::Error(e)),
+                    // The leftover bytes of an unterminated last line are still pending:
+                    // keep them for the human snippet (they are reported, never parsed).
+                    Status::Complete(Err(e)) if e.kind() == FrameErrorKind::UnterminatedLine => {
+                        let n = e.len().min(pending.len());
+                        Some(Got::Error(e, Some(self.start..self.start + n)))
+                    }
+                    Status::Complete(Err(e)) => Some(Got::Error(e, None)),
                     Status::Complete(Ok(fr)) => {
                         let o = Origin {
                             offset: fr.offset(),
@@ -290,7 +298,7 @@ impl FrameReader {
                 };
                 let got = match d.status {
                     Status::Partial => None,
-                    Status::Complete(Err(e)) => Some(Got::Error(e)),
+                    Status::Complete(Err(e)) => Some(Got::Error(e, None)),
                     Status::Complete(Ok(fr)) if fr.is_empty() => Some(Got::Skip),
                     Status::Complete(Ok(fr)) => {
                         let o = Origin {
@@ -311,7 +319,7 @@ impl FrameReader {
                 };
                 let got = match d.status {
                     Status::Partial => None,
-                    Status::Complete(Err(e)) => Some(Got::Error(e)),
+                    Status::Complete(Err(e)) => Some(Got::Error(e, None)),
                     // Priming events (empty data), retry-only blocks: not messages.
                     Status::Complete(Ok(ev)) if !ev.is_message() => Some(Got::Skip),
                     Status::Complete(Ok(ev)) => {
@@ -381,7 +389,7 @@ impl FrameReader {
                     }));
                 }
                 Some(Got::Skip) => continue,
-                Some(Got::Error(e)) => {
+                Some(Got::Error(e, kept)) => {
                     if e.kind().is_fatal() {
                         // Over the body limit: count the rest of the input, keep nothing.
                         self.start = self.buf.len();
@@ -397,7 +405,7 @@ impl FrameReader {
                         col: 1,
                     };
                     return Ok(Some(Frame {
-                        bytes: &[],
+                        bytes: kept.map_or(&[][..], |r| &self.buf[r]),
                         input_len: e.len() as u64,
                         origin,
                         error: Some(e),
