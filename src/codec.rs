@@ -20,6 +20,52 @@
 //! errors and fatal framing errors: an HTTP body over its limit or its declared
 //! `Content-Length`, an HTTP body shorter than its declared `Content-Length`, and an oversize
 //! NDJSON line when [`OnOversize::Fatal`] is chosen.
+//!
+//! # Example: a stdio stream through `FramedRead`
+//!
+//! ```
+//! use futures::StreamExt;
+//! use mcpwire::Shape;
+//! use mcpwire::codec::NdjsonCodec;
+//! use tokio_util::codec::FramedRead;
+//!
+//! # futures::executor::block_on(async {
+//! // Any `AsyncRead` works: a child's stdout, a socket; here bytes in memory.
+//! let stdout: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\noops\n";
+//! let mut frames = FramedRead::new(stdout, NdjsonCodec::new());
+//! let first = frames.next().await.unwrap().unwrap(); // Err only for I/O and fatal limits
+//! let env = first.envelope().unwrap().envelope();
+//! assert_eq!(env.shape(), Shape::Request);
+//! assert_eq!(env.id_raw(), Some("1"));
+//! // A malformed line is an item carrying its error; the stream goes on.
+//! let second = frames.next().await.unwrap().unwrap();
+//! let fault = second.envelope().unwrap_err();
+//! assert_eq!(fault.to_string(), "unexpected byte at byte 0 (unexpected-byte)");
+//! assert!(frames.next().await.is_none());
+//! # });
+//! ```
+//!
+//! # Example: an SSE response
+//!
+//! ```
+//! use mcpwire::codec::SseCodec;
+//! use tokio_util::bytes::BytesMut;
+//! use tokio_util::codec::Decoder;
+//!
+//! let mut codec = SseCodec::new();
+//! let mut buf = BytesMut::from(
+//!     &b"event: message\nid: 7\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"[..],
+//! );
+//! let ev = codec.decode(&mut buf).unwrap().unwrap();
+//! assert!(ev.is_message());
+//! assert_eq!(ev.id().map(|b| &b[..]), Some(&b"7"[..]));
+//! let env = ev.envelope().unwrap().unwrap().envelope();
+//! assert_eq!(env.id_raw(), Some("1"));
+//! ```
+//!
+//! Limits: a codec's frame limit and its [`Parser`]'s
+//! [`Limits::max_frame_len`](crate::Limits::max_frame_len) both apply (4 MiB each by
+//! default); to accept larger frames, raise both.
 
 use std::io;
 
@@ -362,7 +408,9 @@ impl NdjsonCodec {
             parser: Parser::new(),
         }
     }
-    /// With a line limit and a parser (its own limits apply to each frame).
+    /// With a line limit and a parser (its own limits apply to each frame: raise the
+    /// parser's [`Limits::max_frame_len`](crate::Limits::max_frame_len) too when raising the
+    /// line limit above 4 MiB).
     pub fn with_parser(max_frame_len: usize, parser: Parser) -> Self {
         Self {
             raw: NdjsonRawCodec::with_max_frame_len(max_frame_len),

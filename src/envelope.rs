@@ -1724,6 +1724,23 @@ impl Iterator for Elements<'_> {
 
 /// An owned envelope: the frame as [`Bytes`] plus its [`Spans`] (cheap to clone and to send
 /// across tasks; the bytes are never copied).
+///
+/// ```
+/// use bytes::Bytes;
+/// use mcpwire::{OwnedEnvelope, Parser};
+///
+/// let frame = Bytes::from_static(br#"{"jsonrpc":"2.0","id":"a-1","method":"ping"}"#);
+/// let owned = OwnedEnvelope::parse(&Parser::new(), frame).unwrap();
+/// // `Send + 'static`: hand it to another task or thread.
+/// let id = std::thread::spawn(move || {
+///     let env = owned.envelope();
+///     // The id's text as sent, zero-copy, for matching the reply.
+///     owned.bytes().slice(env.id_span().unwrap().range())
+/// })
+/// .join()
+/// .unwrap();
+/// assert_eq!(&id[..], br#""a-1""#);
+/// ```
 #[derive(Clone, Debug)]
 pub struct OwnedEnvelope {
     bytes: Bytes,
