@@ -1018,41 +1018,17 @@ fn legacy_union_knows_later_methods_that_2024_11_05_does_not() {
 #[test]
 fn one_frame_is_singular_in_human_output() {
     let dir = tempfile::tempdir().unwrap();
+    let human = |cmd: &str, f: &Path| {
+        let out = mcpwire().arg(cmd).arg(f).assert().code(0);
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
     let f = temp_file(&dir, "one.jsonl", VALID);
-    let out = mcpwire()
-        .arg("check")
-        .arg(&f)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = human("check", &f);
     assert!(text.starts_with("1 frame: 1 valid, 0 invalid"), "{text}");
-    let out = mcpwire()
-        .arg("stats")
-        .arg(&f)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = human("stats", &f);
     assert!(text.contains(": 1 frame, "), "{text}");
     let f = temp_file(&dir, "two.jsonl", &[VALID, VALID].concat());
-    let out = mcpwire()
-        .arg("check")
-        .arg(&f)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    assert!(
-        String::from_utf8(out)
-            .unwrap()
-            .starts_with("2 frames: 2 valid")
-    );
+    assert!(human("check", &f).starts_with("2 frames: 2 valid"));
 }
 
 /// The human snippet shows the input line the header names, with the caret at the header's

@@ -298,15 +298,20 @@ fn sse_encoder_writes_fields_and_rejects_cr() {
     );
 }
 
-#[test]
-fn sse_event_too_large_is_an_item_and_stream_goes_on() {
+/// An event over an 8-byte event limit, then an event `ok`: two items.
+fn sse_oversize_then_ok() -> Vec<SseFrame> {
     let input = b"data: 0123456789abcdef\n\ndata: ok\n\n";
-    let items = drive(
+    drive(
         &mut SseCodec::with_limits(8, 64, None),
         input,
         &[input.len()],
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn sse_event_too_large_is_an_item_and_stream_goes_on() {
+    let items = sse_oversize_then_ok();
     assert_eq!(items.len(), 2);
     assert_eq!(
         items[0].error().map(|e| e.kind()),
@@ -409,13 +414,7 @@ fn encoders_refuse_error_items() {
     }
     assert_eq!(&out[..], b"not json\n");
 
-    let input = b"data: 0123456789abcdef\n\ndata: ok\n\n";
-    let items = drive(
-        &mut SseCodec::with_limits(8, 64, None),
-        input,
-        &[input.len()],
-    )
-    .unwrap();
+    let items = sse_oversize_then_ok();
     let mut out = BytesMut::new();
     let mut codec = SseCodec::new();
     assert!(matches!(
