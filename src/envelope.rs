@@ -1733,13 +1733,13 @@ impl Iterator for Elements<'_> {
 /// let owned = OwnedEnvelope::parse(&Parser::new(), frame).unwrap();
 /// // `Send + 'static`: hand it to another task or thread.
 /// let id = std::thread::spawn(move || {
-///     let env = owned.envelope();
-///     // The id's text as sent, zero-copy, for matching the reply.
-///     owned.bytes().slice(env.id_span().unwrap().range())
+///     assert_eq!(owned.envelope().method().unwrap().raw(), "ping");
+///     // The id's text as sent, zero-copy and owned, for matching the reply.
+///     owned.id_bytes()
 /// })
 /// .join()
 /// .unwrap();
-/// assert_eq!(&id[..], br#""a-1""#);
+/// assert_eq!(id.as_deref(), Some(&br#""a-1""#[..]));
 /// ```
 #[derive(Clone, Debug)]
 pub struct OwnedEnvelope {
@@ -1769,5 +1769,14 @@ impl OwnedEnvelope {
     /// A borrowed view.
     pub fn envelope(&self) -> Envelope<'_> {
         Envelope::from_parts(&self.bytes, self.spans)
+    }
+    /// The id's exact JSON text (e.g. `"\"a-1\""`, `7`) as a zero-copy slice of the frame,
+    /// owned and `'static`: a key for matching the reply to this request, or the bytes to
+    /// echo. `None` without an id. Ids compare by this text (see the [module docs](self)).
+    pub fn id_bytes(&self) -> Option<Bytes> {
+        let s = self.spans.id.get()?;
+        self.bytes
+            .get(s.range())
+            .map(|_| self.bytes.slice(s.range()))
     }
 }

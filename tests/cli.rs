@@ -1073,3 +1073,35 @@ fn human_snippet_matches_the_header_column() {
     assert!(text.contains("[frame-too-large]"), "{text}");
     assert!(text.contains("no frame text to show"), "{text}");
 }
+
+/// `stats` counts the id of a frame rejected only by the duplicate-key policy as `check`
+/// shows it, and a frame that is not JSON as `unreadable`, not `absent` (new-user trial).
+#[test]
+fn stats_ids_of_rejected_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = [
+        &br#"{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}"#[..],
+        b"\n",
+        br#"{"jsonrpc":"2.0","id":"x","method":"a","method":"b"}"#,
+        b"\nnot json\n",
+        br#"{"jsonrpc":"2.0","method":"n"}"#,
+        b"\n",
+    ]
+    .concat();
+    let f = temp_file(&dir, "ids.jsonl", &input);
+    let out = mcpwire()
+        .args(["stats", "--format", "jsonl"])
+        .arg(&f)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let s: Value =
+        serde_json::from_str(String::from_utf8(out).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!(s["frames"], 4);
+    assert_eq!(s["ids"]["integer"], 1, "{s}");
+    assert_eq!(s["ids"]["string"], 1, "{s}");
+    assert_eq!(s["ids"]["unreadable"], 1, "{s}");
+    assert_eq!(s["ids"]["absent"], 1, "{s}");
+}

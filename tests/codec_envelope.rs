@@ -207,3 +207,33 @@ fn body_codec_parses_capture_bodies() {
     }
     assert!(n > 100);
 }
+
+/// `OwnedEnvelope::id_bytes`: the id's exact text as a zero-copy slice of the frame (new-user
+/// trial: an owned id needed a copy or span arithmetic).
+#[test]
+fn owned_envelope_id_bytes_is_the_raw_id_zero_copy() {
+    use bytes::Bytes;
+    use mcpwire::OwnedEnvelope;
+    for (frame, want) in [
+        (
+            &br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#[..],
+            Some(&b"7"[..]),
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":"a\u0062","method":"ping"}"#,
+            Some(br#""a\u0062""#),
+        ),
+        (br#"{"jsonrpc":"2.0","id":-0,"result":{}}"#, Some(b"-0")),
+        (br#"{"jsonrpc":"2.0","method":"notifications/x"}"#, None),
+    ] {
+        let bytes = Bytes::copy_from_slice(frame);
+        let owned = OwnedEnvelope::parse(&Parser::new(), bytes.clone()).unwrap();
+        let id = owned.id_bytes();
+        assert_eq!(id.as_deref(), want, "{}", String::from_utf8_lossy(frame));
+        if let Some(id) = id {
+            let at = id.as_ptr() as usize - bytes.as_ptr() as usize;
+            assert!(at + id.len() <= bytes.len(), "not a slice of the frame");
+            assert_eq!(owned.envelope().id_raw().map(str::as_bytes), Some(&id[..]));
+        }
+    }
+}

@@ -62,7 +62,9 @@ pub struct Stats {
     pub methods: BTreeMap<String, u64>,
     /// Frame sizes in bytes.
     pub sizes: Sizes,
-    /// Ids by type: `integer`, `string`, `null`, `absent`.
+    /// Ids by type: `integer`, `string`, `null`, `other` (any other value), `absent`, and
+    /// `unreadable` for a frame that is not JSON or breaks a limit (a frame rejected only by
+    /// the duplicate-key policy counts its id, as `check` shows it).
     pub ids: BTreeMap<String, u64>,
     /// Protocol revisions seen (`_meta` protocolVersion, `initialize` params and results),
     /// with the number of frames naming each.
@@ -72,12 +74,20 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn add(&mut self, env: Option<&Envelope<'_>>, size: u64) {
+    /// Counts one frame: its envelope, or for a frame that did not parse the id `check`
+    /// shows for it (`recovered`: the raw id text `Parser::recover_id` finds in a frame
+    /// rejected only by the duplicate-key policy).
+    fn add(&mut self, env: Option<&Envelope<'_>>, size: u64, recovered: Option<&[u8]>) {
         self.frames += 1;
         self.size_list.push(size);
         let Some(env) = env else {
             *self.shapes.entry("invalid".into()).or_default() += 1;
-            *self.ids.entry("absent".into()).or_default() += 1;
+            let id = match recovered.and_then(|r| r.first()) {
+                Some(b'"') => "string",
+                Some(_) => "integer",
+                None => "unreadable",
+            };
+            *self.ids.entry(id.into()).or_default() += 1;
             return;
         };
         *self.shapes.entry(env.shape().name().into()).or_default() += 1;
@@ -215,7 +225,11 @@ pub fn run(
             } else {
                 parser.parse(frame.bytes).ok()
             };
-            st.add(env.as_ref(), frame.input_len);
+            let recovered = match (&env, frame.error) {
+                (None, None) => parser.recover_id(frame.bytes).map(|s| s.slice(frame.bytes)),
+                _ => None,
+            };
+            st.add(env.as_ref(), frame.input_len, recovered);
             if let Some(pb) = &pb {
                 pb.inc(frames.bytes_read - reported);
                 reported = frames.bytes_read;
