@@ -436,6 +436,51 @@ fn monitor_forwards_everything_and_logs() {
     assert!(v.iter().all(|r| r["action"] == "forwarded"));
 }
 
+/// `--monitor` forwards every byte unchanged, even a line over the frame limit (whose bytes
+/// the framer discards) and CRLF; a duplicate-key request it cannot track does not make the
+/// server's reply an `unknown-response-id` (new-user trial: the oversize line was dropped
+/// though logged `forwarded`, and the reply to id 4 was flagged).
+#[test]
+fn monitor_forwards_oversize_lines_byte_exact() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record");
+    let big = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{{\"name\":\"{}\"}}}}\r\n",
+        "x".repeat(300)
+    );
+    let input = [
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}\n",
+        &big,
+        "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"a\",\"method\":\"b\"}\n",
+        "not json\n",
+    ]
+    .concat();
+    let out = proxy(
+        &["--monitor", "--max-frame-bytes", "200"],
+        &["--record", record.to_str().unwrap()],
+    )
+    .write_stdin(input.clone())
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), input);
+    // The server answered 3, 5 and 4 (it reads duplicates as the last value).
+    let replies = lines(&out.stdout);
+    assert_eq!(replies.len(), 3, "{replies:?}");
+    let recs = records(&out.stderr);
+    let v = violations(&recs);
+    assert!(v.iter().all(|r| r["action"] == "forwarded"), "{v:?}");
+    assert!(v.iter().any(|r| r["kind"] == "frame-too-large"), "{v:?}");
+    assert!(v.iter().any(|r| r["kind"] == "duplicate-key"), "{v:?}");
+    assert!(
+        !v.iter().any(|r| r["kind"] == "unknown-response-id"),
+        "{v:?}"
+    );
+}
+
 #[test]
 fn missing_server_command_is_an_error() {
     let out = Command::cargo_bin("mcpwire")

@@ -134,7 +134,15 @@ impl Judge {
         let frame_no = st.frames;
         match parsed {
             Ok(env) => self.judge_envelope(session, dir, frame_no, offset, &env, headers),
-            Err(fault) => self.judge_fault(dir, frame_no, offset, bytes, fault),
+            Err(fault) => {
+                let action = self.judge_fault(dir, frame_no, offset, bytes, fault);
+                if matches!(action, Action::Forward) {
+                    // A frame passed on unread may be a request the tracker cannot record:
+                    // its response must not be reported as matching no request.
+                    session.tracker_mut().set_partial(dir);
+                }
+                action
+            }
         }
     }
 

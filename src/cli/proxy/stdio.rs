@@ -61,7 +61,7 @@ pub struct StdioArgs {
 enum Out {
     /// A forwarded frame and its terminator.
     Frame(Bytes, &'static [u8]),
-    /// Bytes written as they are (an unterminated last line forwarded by `--monitor`).
+    /// Bytes written as they are (under `--monitor`, everything as it is read).
     Raw(Bytes),
     /// A message the proxy made (error reply or replacement); gets `\n`.
     Line(Vec<u8>),
@@ -154,6 +154,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         judge.clone(),
         srv_tx.clone(),
         cli_tx.clone(),
+        c.monitor,
     ));
     let mut s2c = tokio::spawn(pump(
         Direction::ServerToClient,
@@ -162,6 +163,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         judge.clone(),
         cli_tx,
         srv_tx,
+        c.monitor,
     ));
 
     let grace = Duration::from_secs_f64(args.grace.max(0.0));
@@ -254,7 +256,10 @@ fn exit_code(status: std::process::ExitStatus) -> u8 {
     1
 }
 
-/// Reads one direction: frames, judges and routes every frame until EOF.
+/// Reads one direction: frames, judges and routes every frame until EOF. Under `monitor`
+/// every read is forwarded as it is, before it is framed: nothing is held back or dropped,
+/// not even a line over the frame limit (whose bytes the framer discards), and frames are
+/// only judged and logged.
 async fn pump<R: AsyncRead + Unpin>(
     dir: Direction,
     mut reader: R,
@@ -262,6 +267,7 @@ async fn pump<R: AsyncRead + Unpin>(
     judge: Arc<Mutex<Shared>>,
     forward: mpsc::Sender<Out>,
     back: mpsc::Sender<Out>,
+    monitor: bool,
 ) {
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
     let mut eof = false;
@@ -286,6 +292,8 @@ async fn pump<R: AsyncRead + Unpin>(
                 judge.judge(session, dir, frame.offset(), frame.bytes(), parsed, None)
             };
             let sent = match action {
+                // Already forwarded as read.
+                Action::Forward if monitor => Ok(()),
                 Action::Forward => {
                     let unterminated = matches!(
                         frame.envelope(),
@@ -295,9 +303,6 @@ async fn pump<R: AsyncRead + Unpin>(
                     let bytes = frame.into_bytes();
                     if unterminated {
                         forward.send(Out::Raw(bytes)).await
-                    } else if bytes.is_empty() {
-                        // An oversize line under --monitor: its bytes were discarded.
-                        Ok(())
                     } else {
                         let term: &'static [u8] = if cr { b"\r\n" } else { b"\n" };
                         forward.send(Out::Frame(bytes, term)).await
@@ -320,8 +325,15 @@ async fn pump<R: AsyncRead + Unpin>(
             break;
         }
         buf.reserve(READ_CHUNK);
+        let before = buf.len();
         match reader.read_buf(&mut buf).await {
             Ok(0) => eof = true,
+            Ok(_) if monitor => {
+                let fresh = Bytes::copy_from_slice(&buf[before..]);
+                if forward.send(Out::Raw(fresh)).await.is_err() {
+                    break;
+                }
+            }
             Ok(_) => {}
             Err(_) => eof = true,
         }
