@@ -230,6 +230,69 @@ fn rejected_server_response_is_replaced_with_an_error_for_the_client() {
         && r["action"] == "replaced"));
 }
 
+/// A server response the parser rejects (duplicate key) or that is no valid envelope (both
+/// `result` and `error`) but whose id answers a request in flight: the client gets a -32603
+/// error for that request instead of waiting forever (re-trial: both were dropped). A broken
+/// response whose id matches no request is still dropped.
+#[test]
+fn unreadable_server_response_with_a_known_id_is_answered() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = file(
+        &dir,
+        "script",
+        [
+            r#"{"jsonrpc":"2.0","id":ID,"result":{},"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":ID,"result":{},"error":{"code":1,"message":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":77,"result":{},"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":ID,"result":{}}"#,
+        ]
+        .join("\n")
+        .as_bytes(),
+    );
+    let input = [1, 2, 3, 4]
+        .map(|i| format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"ping\"}}\n"))
+        .concat();
+    let out = proxy(
+        &["--profile", "legacy"],
+        &["--script", script.to_str().unwrap()],
+    )
+    .write_stdin(input)
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let replies = lines(&out.stdout);
+    let ids: Vec<_> = replies.iter().map(|r| r["id"].clone()).collect();
+    assert_eq!(ids, [1, 2, 4], "{replies:?}");
+    assert_eq!(replies[0]["error"]["code"], -32603);
+    assert_eq!(replies[1]["error"]["code"], -32603);
+    assert!(replies[2]["result"].is_object());
+    let recs = records(&out.stderr);
+    let v = violations(&recs);
+    let action = |kind: &str, id: &str| {
+        v.iter()
+            .find(|r| r["kind"] == kind && r["id"] == id)
+            .map(|r| r["action"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(
+        action("duplicate-key", "1").as_deref(),
+        Some("replaced"),
+        "{v:?}"
+    );
+    assert_eq!(
+        action("result-and-error", "2").as_deref(),
+        Some("replaced"),
+        "{v:?}"
+    );
+    assert_eq!(
+        action("duplicate-key", "77").as_deref(),
+        Some("dropped"),
+        "{v:?}"
+    );
+}
+
 /// Spawns the proxy with stdin kept open; returns the child.
 fn spawn_open(proxy_args: &[&str], server_args: &[&str]) -> std::process::Child {
     StdCommand::new(assert_cmd::cargo::cargo_bin("mcpwire"))

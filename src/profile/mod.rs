@@ -448,6 +448,28 @@ impl Session {
     pub fn tracker_mut(&mut self) -> &mut Tracker {
         &mut self.tracker
     }
+    /// A response that flowed in `dir` with the raw id text `raw_id` (a JSON string or
+    /// integer token, as [`crate::recover_id`] or [`Envelope::id_raw`] give it) was rejected
+    /// and is being replaced by an error response: when it answers a request in flight, that
+    /// request is settled (no longer in flight) and this returns true; false when no request
+    /// in flight has that id (or `raw_id` is not a string or integer id).
+    pub fn settle_rejected_response(&mut self, dir: Direction, raw_id: &[u8]) -> bool {
+        // The id is keyed exactly as in a well-formed response, through the same parse.
+        let mut frame = Vec::with_capacity(raw_id.len() + 40);
+        frame.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+        frame.extend_from_slice(raw_id);
+        frame.extend_from_slice(br#","result":{}}"#);
+        let Ok(env) = crate::parse(&frame) else {
+            return false;
+        };
+        let Some(key) = msg::Msg::from_envelope(&env).id_key() else {
+            return false;
+        };
+        matches!(
+            self.tracker.on_response(dir, &key),
+            tracker::Response::Matched { .. }
+        )
+    }
     /// Checks one envelope that flowed in `dir`; `Direction::Unknown` skips tracking.
     pub fn check(&mut self, dir: Direction, env: &Envelope<'_>, out: &mut Vec<Violation>) {
         let m = msg::Msg::from_envelope(env);

@@ -10,7 +10,7 @@
 //! | notification | dropped |
 //! | response (result or error) | dropped; its receiver gets a `-32603` error response with the same id, so no request hangs (not when the id matches no request in flight) |
 //! | not JSON, not a JSON-RPC message, batch, oversize (client → server) | answered to the client with the error reply; a frame the parser rejected gets [`error_reply_for_frame`], which echoes the id when [`mcpwire::recover_id`] can read one (no id otherwise) |
-//! | the same, server → client | dropped |
+//! | the same, server → client | dropped; when it is a response whose id can still be read (an invalid envelope, or `recover_id` on a rejected frame) and answers a request in flight, its receiver gets the `-32603` error response instead |
 //! | unterminated last line | dropped |
 //!
 //! On Streamable HTTP ([`Judge::http_replies`]) every rejected client-to-server POST body is
@@ -135,7 +135,7 @@ impl Judge {
         match parsed {
             Ok(env) => self.judge_envelope(session, dir, frame_no, offset, &env, headers),
             Err(fault) => {
-                let action = self.judge_fault(dir, frame_no, offset, bytes, fault);
+                let action = self.judge_fault(session, dir, frame_no, offset, bytes, fault);
                 if matches!(action, Action::Forward) {
                     // A frame passed on unread may be a request the tracker cannot record:
                     // its response must not be reported as matching no request.
@@ -148,6 +148,7 @@ impl Judge {
 
     fn judge_fault(
         &mut self,
+        session: &mut Session,
         dir: Direction,
         frame_no: u64,
         offset: u64,
@@ -194,6 +195,13 @@ impl Judge {
                         body: r.body,
                         http_status: r.http_status,
                     }
+                }
+                // A server response the parser rejected whose id can still be read: its
+                // client gets a -32603 error for that request instead of waiting forever.
+                (Direction::ServerToClient, Some(v))
+                    if id.is_some_and(|i| session.settle_rejected_response(dir, i.as_bytes())) =>
+                {
+                    Action::Replace(replacement(id.unwrap_or_default(), &v))
                 }
                 _ => Action::Drop,
             }
@@ -332,6 +340,14 @@ impl Judge {
                     http_status: r.http_status,
                 }
             }
+            // A malformed server response (e.g. both `result` and `error`) whose id answers
+            // a request in flight: that request gets a -32603 error instead of no answer.
+            Shape::Invalid if env.method_span().is_none() => match env.id_raw() {
+                Some(id) if session.settle_rejected_response(dir, id.as_bytes()) => {
+                    Action::Replace(replacement(id, first))
+                }
+                _ => Action::Drop,
+            },
             _ => Action::Drop,
         }
     }
