@@ -459,9 +459,13 @@ impl Session {
         frame.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
         frame.extend_from_slice(raw_id);
         frame.extend_from_slice(br#","result":{}}"#);
+        // `raw_id` must be exactly the id token (nothing that closes the id and adds members).
         let Ok(env) = crate::parse(&frame) else {
             return false;
         };
+        if env.id_raw().map(str::as_bytes) != Some(raw_id) {
+            return false;
+        }
         let Some(key) = msg::Msg::from_envelope(&env).id_key() else {
             return false;
         };

@@ -699,3 +699,32 @@ fn long_string_ids_are_digested_in_the_tracker_key() {
         Some("n:7")
     );
 }
+
+/// `Session::settle_rejected_response` settles exactly the request in flight with that id
+/// (string ids compared decoded, as for well-formed responses), once.
+#[test]
+fn settle_rejected_response_matches_in_flight_ids() {
+    let mut s = Session::new(Profile::Legacy, 16);
+    let mut out = Vec::new();
+    for f in [
+        &br#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#[..],
+        br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#,
+    ] {
+        s.check(
+            Direction::ClientToServer,
+            &crate::parse(f).unwrap(),
+            &mut out,
+        );
+    }
+    assert!(out.is_empty(), "{out:?}");
+    let d = Direction::ServerToClient;
+    assert!(!s.settle_rejected_response(d, b"8"));
+    assert!(!s.settle_rejected_response(d, b"null"));
+    assert!(!s.settle_rejected_response(d, b"\"a"));
+    assert!(!s.settle_rejected_response(d, br#"7,"x":1"#));
+    assert!(s.settle_rejected_response(d, br#""\u0061""#));
+    assert!(!s.settle_rejected_response(d, br#""a""#));
+    assert!(s.settle_rejected_response(d, b"7"));
+    assert!(!s.settle_rejected_response(d, b"7"));
+    assert_eq!(s.tracker().in_flight(Direction::ClientToServer), 0);
+}
