@@ -360,8 +360,10 @@ fn split_frame(src: &mut BytesMut, consumed: usize, f: NdjsonFrame) -> RawFrame 
     }
 }
 
+/// Writes `item` and LF. Refused ([`FrameErrorKind::UnencodableFrame`]): an LF inside, an
+/// empty item (a blank line is no frame to a decoder) and a last CR (a decoder strips it).
 fn encode_line(item: &[u8], dst: &mut BytesMut, offset: u64) -> Result<(), CodecError> {
-    if memchr::memchr(b'\n', item).is_some() {
+    if item.is_empty() || item.last() == Some(&b'\r') || memchr::memchr(b'\n', item).is_some() {
         return Err(CodecError::Frame(FrameError::new(
             FrameErrorKind::UnencodableFrame,
             offset,
@@ -377,7 +379,8 @@ fn encode_line(item: &[u8], dst: &mut BytesMut, offset: u64) -> Result<(), Codec
 
 impl Encoder<Bytes> for NdjsonRawCodec {
     type Error = CodecError;
-    /// Writes the frame byte-exact plus LF; a frame containing LF is
+    /// Writes the frame byte-exact plus LF; a frame containing LF, an empty frame and one
+    /// ending in CR (neither would decode back the same) are
     /// [`FrameErrorKind::UnencodableFrame`].
     fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
         encode_line(&item, dst, 0)

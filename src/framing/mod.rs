@@ -160,10 +160,11 @@ frame_error_kinds! {
     BodyTooLarge => "body-too-large", "HTTP body exceeds the size limit or its Content-Length";
     /// An HTTP body shorter than its declared `Content-Length`. Fatal.
     TruncatedBody => "truncated-body", "HTTP body shorter than its Content-Length";
-    /// The encoder was given a frame it cannot write byte-exact: an LF inside an NDJSON frame,
-    /// a CR / LF inside an SSE field value (`event`, `id`) or a CR inside SSE `data`, or a
-    /// decoder's error item (an oversize or unterminated frame has no frame to write).
-    UnencodableFrame => "unencodable-frame", "frame contains a line break the transport cannot carry";
+    /// The encoder was given a frame it cannot write byte-exact: an LF inside an NDJSON frame
+    /// (or an empty one, or one ending in CR), a CR / LF inside an SSE field value (`event`,
+    /// `id`) or a CR inside SSE `data`, or a decoder's error item (an oversize or
+    /// unterminated frame has no frame to write).
+    UnencodableFrame => "unencodable-frame", "frame cannot be written byte-exact on this transport";
 }
 
 impl FrameErrorKind {
