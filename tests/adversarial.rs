@@ -2581,39 +2581,27 @@ fn large_hostile_frames() {
     frames.push(("deep-128", deep(128).into_bytes()));
     frames.push(("deep-1M", "[".repeat(1_000_000).into_bytes()));
     frames.push(("deep-1M-obj", "{\"a\":".repeat(500_000).into_bytes()));
+    // Correctness only: no time is asserted (speed belongs to the benches; a hang would
+    // show as the test never finishing). The time is printed for a person reading the log.
     for (name, f) in &frames {
         let t = std::time::Instant::now();
         let r = Parser::new().parse(f).map(|e| e.shape().name());
-        let dt = t.elapsed();
         println!(
-            "{name}: {} bytes, {:?} in {:.3}s",
+            "{name}: {} bytes, {r:?} in {:.3}s",
             f.len(),
-            r,
-            dt.as_secs_f64()
+            t.elapsed().as_secs_f64()
         );
-        if dt.as_secs_f64() > 2.0 {
-            st.fail(
-                format!("[large] {name} took {:.1}s", dt.as_secs_f64()),
-                &f[..200],
-            );
-        }
         st.run("large", f);
     }
     println!(
         "large inputs run: {}; disagreements/panics: {}",
         st.total, st.fail_count
     );
-    for (m, f) in &st.failures {
-        println!(
-            "FAIL {m}\n  input ({} bytes): {}",
-            f.len(),
-            lit(&f[..f.len().min(300)])
-        );
-    }
-    assert_eq!(st.fail_count, 0);
+    st.assert_no_failures();
 }
 
-/// Hand re-check of the number-out-of-range policy examples (prints both readings).
+/// The number-out-of-range policy on the values around f64::MAX, against serde_json and an
+/// exact reading.
 #[test]
 fn number_policy_near_f64_max() {
     // The one family where serde_json (default features) accepts and mcpwire rejects: a
