@@ -355,6 +355,13 @@ const REQUEST_2026: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","p
 const REQUEST_NO_META: &[u8] =
     b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{}}\n";
 
+/// Runs `mcpwire ARGS INPUT`, expects exit status `code`; returns stdout as text.
+fn stdout_of(args: &[&str], input: &Path, code: i32) -> String {
+    let out = mcpwire().args(args).arg(input).output().unwrap();
+    assert_eq!(out.status.code(), Some(code), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// Runs `check --format jsonl` with `args` on `input`; returns exit code, records, summary.
 fn check_jsonl(args: &[&str], input: &Path) -> (i32, Vec<Value>, Value) {
     let out = mcpwire()
@@ -1018,10 +1025,7 @@ fn legacy_union_knows_later_methods_that_2024_11_05_does_not() {
 #[test]
 fn one_frame_is_singular_in_human_output() {
     let dir = tempfile::tempdir().unwrap();
-    let human = |cmd: &str, f: &Path| {
-        let out = mcpwire().arg(cmd).arg(f).assert().code(0);
-        String::from_utf8(out.get_output().stdout.clone()).unwrap()
-    };
+    let human = |cmd: &str, f: &Path| stdout_of(&[cmd], f, 0);
     let f = temp_file(&dir, "one.jsonl", VALID);
     let text = human("check", &f);
     assert!(text.starts_with("1 frame: 1 valid, 0 invalid"), "{text}");
@@ -1038,11 +1042,7 @@ fn one_frame_is_singular_in_human_output() {
 #[test]
 fn human_snippet_matches_the_header_column() {
     let dir = tempfile::tempdir().unwrap();
-    let human = |args: &[&str], f: &Path| {
-        let out = mcpwire().arg("check").args(args).arg(f).output().unwrap();
-        assert_eq!(out.status.code(), Some(1));
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let human = |args: &[&str], f: &Path| stdout_of(&[&["check"], args].concat(), f, 1);
     // Caret column of the first `^` line, counted in the snippet's source line.
     let caret_col = |text: &str, src_prefix: &str| {
         let src = text.lines().find(|l| l.contains(src_prefix)).unwrap();
@@ -1089,16 +1089,8 @@ fn stats_ids_of_rejected_frames() {
     ]
     .concat();
     let f = temp_file(&dir, "ids.jsonl", &input);
-    let out = mcpwire()
-        .args(["stats", "--format", "jsonl"])
-        .arg(&f)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let s: Value =
-        serde_json::from_str(String::from_utf8(out).unwrap().lines().next().unwrap()).unwrap();
+    let out = stdout_of(&["stats", "--format", "jsonl"], &f, 0);
+    let s: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(s["frames"], 4);
     assert_eq!(s["ids"]["integer"], 1, "{s}");
     assert_eq!(s["ids"]["string"], 1, "{s}");

@@ -36,6 +36,19 @@ fn file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
     p
 }
 
+/// The proxy with `proxy_args` in front of the fake server answering the k-th request with
+/// the k-th line of `script`, fed `stdin`; checks it exits 0 and returns its output.
+fn scripted(proxy_args: &[&str], script: &[u8], stdin: String) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let script = file(&dir, "script", script);
+    let out = proxy(proxy_args, &["--script", script.to_str().unwrap()])
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    out
+}
+
 /// `mcpwire proxy stdio [proxy_args] -- python3 fake_server.py [server_args]`.
 fn proxy(proxy_args: &[&str], server_args: &[&str]) -> Command {
     let mut c = Command::cargo_bin("mcpwire").expect("binary built");
@@ -205,21 +218,12 @@ fn rejected_server_response_is_replaced_with_an_error_for_the_client() {
     if !python() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
     // 2026-07-28 results need resultType.
-    let script = file(
-        &dir,
-        "script",
-        br#"{"jsonrpc":"2.0","id":ID,"result":{"tools":[]}}"#,
-    );
-    let out = proxy(
+    let out = scripted(
         &["--profile", "2026-07-28"],
-        &["--script", script.to_str().unwrap()],
-    )
-    .write_stdin(format!("{}\n", modern(9, "tools/list")))
-    .output()
-    .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+        br#"{"jsonrpc":"2.0","id":ID,"result":{"tools":[]}}"#,
+        format!("{}\n", modern(9, "tools/list")),
+    );
     let replies = lines(&out.stdout);
     assert_eq!(replies.len(), 1);
     assert_eq!(replies[0]["id"], 9);
@@ -239,30 +243,17 @@ fn unreadable_server_response_with_a_known_id_is_answered() {
     if !python() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let script = file(
-        &dir,
-        "script",
-        [
-            r#"{"jsonrpc":"2.0","id":ID,"result":{},"result":{}}"#,
-            r#"{"jsonrpc":"2.0","id":ID,"result":{},"error":{"code":1,"message":"x"}}"#,
-            r#"{"jsonrpc":"2.0","id":77,"result":{},"result":{}}"#,
-            r#"{"jsonrpc":"2.0","id":ID,"result":{}}"#,
-        ]
-        .join("\n")
-        .as_bytes(),
-    );
+    let script = [
+        r#"{"jsonrpc":"2.0","id":ID,"result":{},"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":ID,"result":{},"error":{"code":1,"message":"x"}}"#,
+        r#"{"jsonrpc":"2.0","id":77,"result":{},"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":ID,"result":{}}"#,
+    ]
+    .join("\n");
     let input = [1, 2, 3, 4]
         .map(|i| format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"ping\"}}\n"))
         .concat();
-    let out = proxy(
-        &["--profile", "legacy"],
-        &["--script", script.to_str().unwrap()],
-    )
-    .write_stdin(input)
-    .output()
-    .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let out = scripted(&["--profile", "legacy"], script.as_bytes(), input);
     let replies = lines(&out.stdout);
     let ids: Vec<_> = replies.iter().map(|r| r["id"].clone()).collect();
     assert_eq!(ids, [1, 2, 4], "{replies:?}");
