@@ -76,7 +76,7 @@ use crate::envelope::{OwnedEnvelope, Parser};
 use crate::error::Error;
 use crate::framing::body::BodyFramer;
 use crate::framing::ndjson::{NdjsonFrame, NdjsonFramer};
-use crate::framing::sse::SseFramer;
+use crate::framing::sse::{SseFramer, event_type};
 use crate::framing::{FrameError, FrameErrorKind, Status};
 
 /// A decoder or encoder error: I/O, or a fatal framing error.
@@ -510,7 +510,9 @@ impl SseFrame {
     /// of other types (the 2024-11-05 `endpoint` event); see
     /// [`SseEvent::is_message`](crate::framing::sse::SseEvent::is_message).
     pub fn is_message(&self) -> bool {
-        !self.data.is_empty() && self.error.is_none() && message_type(self.event.as_deref())
+        !self.data.is_empty()
+            && self.error.is_none()
+            && event_type(self.event.as_deref()) == b"message"
     }
     /// The `event:` value.
     pub fn event(&self) -> Option<&Bytes> {
@@ -589,12 +591,6 @@ impl SseFrame {
         f.error = Some(e);
         f
     }
-}
-
-/// Whether an SSE event with this `event:` value has the type `message` (WHATWG: an absent
-/// or empty value means `message`).
-fn message_type(event: Option<&[u8]>) -> bool {
-    event.is_none_or(|e| e.is_empty() || e == b"message")
 }
 
 /// `text/event-stream` decoder/encoder yielding [`SseFrame`]s.
@@ -739,7 +735,7 @@ impl SseCodec {
                     }
                 };
                 let message = match &self.parser {
-                    Some(p) if !data.is_empty() && message_type(event.as_deref()) => {
+                    Some(p) if !data.is_empty() && event_type(event.as_deref()) == b"message" => {
                         Some(OwnedEnvelope::parse(p, data.clone()).map_err(|(_, e)| e))
                     }
                     _ => None,

@@ -106,10 +106,7 @@ impl<'a> SseEvent<'a> {
     }
     /// The event type: the `event:` value, or `b"message"` when absent or empty (WHATWG).
     pub fn event_type(&self) -> &'a [u8] {
-        match self.event {
-            Some(e) if !e.is_empty() => e,
-            _ => b"message",
-        }
+        event_type(self.event)
     }
     /// The `id:` field value, if the event had one (without NUL; the last one wins).
     pub fn id(&self) -> Option<&'a [u8]> {
@@ -565,16 +562,12 @@ impl SseFramer {
                         // A `data:` line this long makes the event's data too large as well
                         // (with the default limits always): report the event limit, the
                         // error a server answers with -32600 / 413.
-                        let kind = if !was_discarding
+                        let (kind, len) = if !was_discarding
                             && self.data_over_limit(&buf[self.pos..window_end])
                         {
-                            FrameErrorKind::EventTooLarge
+                            (FrameErrorKind::EventTooLarge, self.max_event_len + 1)
                         } else {
-                            FrameErrorKind::LineTooLong
-                        };
-                        let len = match kind {
-                            FrameErrorKind::EventTooLarge => self.max_event_len + 1,
-                            _ => self.max_line_len + 1,
+                            (FrameErrorKind::LineTooLong, self.max_line_len + 1)
                         };
                         self.clear_event();
                         self.discarding_event = true;
@@ -953,6 +946,15 @@ fn known_field_colon(line: &[u8]) -> Option<usize> {
         Some(2)
     } else {
         None
+    }
+}
+
+/// The type of an event whose `event:` value is `event`: that value, or `b"message"` when
+/// absent or empty (WHATWG).
+pub(crate) fn event_type(event: Option<&[u8]>) -> &[u8] {
+    match event {
+        Some(e) if !e.is_empty() => e,
+        _ => b"message",
     }
 }
 
