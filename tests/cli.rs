@@ -776,6 +776,29 @@ fn stats_table_and_jsonl() {
     assert_eq!(lines[2]["frames"], 45 + 92);
 }
 
+/// An input with no frame has no message sizes: `null` in JSON lines and "no frames" in the
+/// table, not a row of zeros that reads as four zero-byte frames (regression: session 8 note).
+#[test]
+fn stats_of_empty_input_has_no_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = temp_file(&dir, "empty.jsonl", b"");
+    let text = stdout_of(&["stats"], &empty, 0);
+    assert!(text.contains("0 frames"), "{text}");
+    assert!(text.contains("message sizes: no frames"), "{text}");
+    assert!(!text.contains("min 0"), "{text}");
+    let line = stdout_of(&["stats", "--format", "jsonl"], &empty, 0);
+    let s: Value = serde_json::from_str(line.trim()).unwrap();
+    assert_eq!(s["frames"], 0);
+    assert!(s["sizes"].is_null(), "{s}");
+    let one = temp_file(&dir, "one.jsonl", REQUEST_NO_META);
+    let line = stdout_of(&["stats", "--format", "jsonl"], &one, 0);
+    let s: Value = serde_json::from_str(line.trim()).unwrap();
+    let n = REQUEST_NO_META.len() as u64 - 1;
+    for k in ["min", "median", "p99", "max"] {
+        assert_eq!(s["sizes"][k], n, "{s}");
+    }
+}
+
 /// A generated input over 50 MB (never committed): streamed in chunks, every frame counted.
 #[test]
 fn fifty_megabyte_input() {

@@ -14,7 +14,7 @@ use super::{EXIT_ERROR, EXIT_VALID, Format, human};
 const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// Message size percentiles in bytes.
-#[derive(Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Serialize, PartialEq, Eq)]
 pub struct Sizes {
     /// Smallest frame.
     pub min: u64,
@@ -27,22 +27,22 @@ pub struct Sizes {
 }
 
 impl Sizes {
-    /// Percentiles of `v` (sorted in place); all zero when empty.
-    pub fn of(v: &mut [u64]) -> Self {
+    /// Percentiles of `v` (sorted in place); `None` when empty.
+    pub fn of(v: &mut [u64]) -> Option<Self> {
         if v.is_empty() {
-            return Self::default();
+            return None;
         }
         v.sort_unstable();
         let rank = |p: f64| {
             let r = (p * v.len() as f64).ceil() as usize;
             v[r.clamp(1, v.len()) - 1]
         };
-        Sizes {
+        Some(Sizes {
             min: v[0],
             median: v[(v.len() - 1) / 2],
             p99: rank(0.99),
             max: v[v.len() - 1],
-        }
+        })
     }
 }
 
@@ -60,8 +60,8 @@ pub struct Stats {
     pub shapes: BTreeMap<String, u64>,
     /// Requests and notifications by method.
     pub methods: BTreeMap<String, u64>,
-    /// Frame sizes in bytes.
-    pub sizes: Sizes,
+    /// Frame sizes in bytes; `None` (`null` in JSON lines) when the input held no frame.
+    pub sizes: Option<Sizes>,
     /// Ids by type: `integer`, `string`, `null`, `other` (any other value), `absent`, and
     /// `unreadable` for a frame that is not JSON or breaks a limit (a frame rejected only by
     /// the duplicate-key policy counts its id, as `check` shows it).
@@ -266,12 +266,14 @@ fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()
                 if st.frames == 1 { "" } else { "s" },
                 human::bytes(st.bytes)
             )?;
-            let s = &st.sizes;
-            writeln!(
-                out,
-                "message sizes (bytes): min {}  median {}  p99 {}  max {}",
-                s.min, s.median, s.p99, s.max
-            )?;
+            match &st.sizes {
+                Some(s) => writeln!(
+                    out,
+                    "message sizes (bytes): min {}  median {}  p99 {}  max {}",
+                    s.min, s.median, s.p99, s.max
+                )?,
+                None => writeln!(out, "message sizes: no frames")?,
+            }
             human::write_counts(out, "by shape", &st.shapes)?;
             human::write_counts(out, "by method", &st.methods)?;
             human::write_counts(out, "ids by type", &st.ids)?;
@@ -287,25 +289,25 @@ mod tests {
 
     #[test]
     fn percentiles() {
-        assert_eq!(Sizes::of(&mut []), Sizes::default());
+        assert_eq!(Sizes::of(&mut []), None);
         assert_eq!(
             Sizes::of(&mut [5]),
-            Sizes {
+            Some(Sizes {
                 min: 5,
                 median: 5,
                 p99: 5,
                 max: 5
-            }
+            })
         );
         let mut v: Vec<u64> = (1..=200).rev().collect();
         assert_eq!(
             Sizes::of(&mut v),
-            Sizes {
+            Some(Sizes {
                 min: 1,
                 median: 100,
                 p99: 198,
                 max: 200
-            }
+            })
         );
     }
 }
