@@ -76,8 +76,8 @@ use crate::envelope::{OwnedEnvelope, Parser};
 use crate::error::Error;
 use crate::framing::body::BodyFramer;
 use crate::framing::ndjson::{NdjsonFrame, NdjsonFramer};
-use crate::framing::sse::{SseFramer, event_type};
-use crate::framing::{FrameError, FrameErrorKind, Status};
+use crate::framing::sse::{self, DataLineStart, SseFramer, event_type};
+use crate::framing::{FrameError, FrameErrorKind, Status, StreamPos};
 
 /// A decoder or encoder error: I/O, or a fatal framing error.
 #[derive(Debug, thiserror::Error)]
@@ -490,7 +490,10 @@ pub struct SseFrame {
     retry: Option<u64>,
     offset: u64,
     line: u64,
-    data_offset: Option<u64>,
+    /// Where the first `data:` value starts.
+    first_data: Option<StreamPos>,
+    /// Where the later `data:` values start (empty for one line: no allocation).
+    more_data: Box<[DataLineStart]>,
     error: Option<FrameError>,
     message: Option<Result<OwnedEnvelope, Error>>,
 }
@@ -536,7 +539,19 @@ impl SseFrame {
     }
     /// Stream offset of the first `data:` value byte.
     pub fn data_offset(&self) -> Option<u64> {
-        self.data_offset
+        self.first_data.map(|p| p.offset)
+    }
+    /// Where byte `at` of [`data`](Self::data) lies in the stream (offset, line, column),
+    /// exact for joined data too; as [`SseEvent::data_position`](crate::framing::sse::SseEvent::data_position).
+    /// Add an envelope error's [`offset`](crate::Error::offset) to get its stream position.
+    /// `None` for an event without data, an error item or an event built to encode.
+    pub fn data_position(&self, at: usize) -> Option<StreamPos> {
+        sse::data_position(self.first_data, &self.more_data, self.data.len(), at)
+    }
+    /// Where each `data:` value starts, in order; as
+    /// [`SseEvent::data_line_starts`](crate::framing::sse::SseEvent::data_line_starts).
+    pub fn data_line_starts(&self) -> impl Iterator<Item = DataLineStart> + '_ {
+        sse::data_line_starts(self.first_data, &self.more_data)
     }
     /// The framing error of an error item (oversize, unterminated event).
     pub fn error(&self) -> Option<FrameError> {
@@ -563,7 +578,8 @@ impl SseFrame {
             retry: None,
             offset: 0,
             line: 0,
-            data_offset: None,
+            first_data: None,
+            more_data: Box::default(),
             error: None,
             message: None,
         }
@@ -637,7 +653,8 @@ impl SseCodec {
                 retry: Option<u64>,
                 offset: u64,
                 line: u64,
-                data_offset: Option<u64>,
+                first_data: Option<StreamPos>,
+                more_data: Box<[DataLineStart]>,
             },
             Error(FrameError),
             Partial,
@@ -690,7 +707,12 @@ impl SseCodec {
                 retry: ev.retry(),
                 offset: ev.offset(),
                 line: ev.line(),
-                data_offset: ev.data_offset(),
+                first_data: ev.data_position(0),
+                more_data: if ev.data_lines() > 1 {
+                    ev.data_line_starts().skip(1).collect()
+                } else {
+                    Box::default()
+                },
             },
         };
         match out {
@@ -711,7 +733,8 @@ impl SseCodec {
                 retry,
                 offset,
                 line,
-                data_offset,
+                first_data,
+                more_data,
             } => {
                 let (data, id) = match (range, joined, id) {
                     (Some(r), _, Id::Range(i)) => {
@@ -748,7 +771,8 @@ impl SseCodec {
                     retry,
                     offset,
                     line,
-                    data_offset,
+                    first_data,
+                    more_data,
                     error: None,
                     message,
                 })

@@ -348,6 +348,26 @@ fn transports_sse_and_http_body() {
     assert_eq!(recs[0]["method"], "tools/call");
 }
 
+/// A parse error on the third `data:` line of an event (a BOM, a comment line and CRLF
+/// between the values): the record's violation offset and the human `file:line:col` point at
+/// the offending byte itself (before: the first value's offset plus the index in the joined
+/// data, 9 bytes short here, on the wrong line).
+#[test]
+fn sse_multi_line_event_error_is_located_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let input: &[u8] = b"\xef\xbb\xbfdata: {\"jsonrpc\":\"2.0\",\r\n: keep-alive\r\ndata:  \"id\":1, \"method\":\"ping\",\r\ndata: \"params\":{,}}\r\n\r\n";
+    let f = temp_file(&dir, "multi.sse", input);
+    let (code, recs, _) = check_jsonl(&["--transport", "sse"], &f);
+    assert_eq!(code, 1);
+    let bad = input.windows(3).position(|w| w == b"{,}").unwrap() + 1;
+    assert_eq!(bad, 91);
+    assert_eq!(recs[0]["offset"], 9, "the first value's offset");
+    assert_eq!(recs[0]["violations"][0]["offset"], bad, "{recs:?}");
+    let text = stdout_of(&["check", "--transport", "sse"], &f, 1);
+    assert!(text.contains("multi.sse:4:17: unexpected byte"), "{text}");
+    assert!(text.contains("data: \"params\":{,}}"), "{text}");
+}
+
 /// A 2026-07-28 request with the per-request `_meta` envelope.
 const REQUEST_2026: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
 "#;

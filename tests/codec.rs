@@ -6,7 +6,7 @@ mod framing_common;
 use bytes::{Bytes, BytesMut};
 use framing_common::*;
 use futures::StreamExt;
-use mcpwire::codec::{CodecError, NdjsonRawCodec, OnOversize, SseCodec, SseFrame};
+use mcpwire::codec::{CodecError, FrameFault, NdjsonRawCodec, OnOversize, SseCodec, SseFrame};
 use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, FrameErrorKind};
 use tokio_util::codec::{Decoder, Encoder, FramedRead};
 
@@ -245,6 +245,37 @@ fn sse_single_data_line_is_zero_copy() {
     let b = codec.decode(&mut buf).unwrap().unwrap();
     assert_eq!(&b.data()[..], b"1\n2");
     assert!(codec.decode(&mut buf).unwrap().is_none());
+}
+
+/// An envelope error in joined SSE data mapped to its stream position: the parse error's
+/// frame offset through `SseFrame::data_position` lands on the offending byte's own `data:`
+/// line (a comment line between the values), exact where `data_offset() + offset` is not.
+#[test]
+fn sse_joined_data_error_position() {
+    let mut codec = SseCodec::new();
+    let mut buf = BytesMut::new();
+    let stream = b"data: {\"jsonrpc\":\"2.0\",\r\n: ping\r\ndata: \"id\":1,\"result\":{,}}\r\n\r\n";
+    buf.extend_from_slice(stream);
+    let f = codec.decode(&mut buf).unwrap().unwrap();
+    let Some(Err(FrameFault::Envelope(err))) = f.envelope() else {
+        panic!("{f:?}")
+    };
+    let find = |pat: &[u8]| stream.windows(pat.len()).position(|w| w == pat).unwrap();
+    let at = find(b"{,}") + 1;
+    let line3 = find(b"data: \"id\"");
+    let p = f.data_position(err.offset()).unwrap();
+    assert_eq!(p.offset as usize, at, "{err:?}");
+    assert_eq!((p.line, p.col), (3, (at - line3) as u64 + 1));
+    assert_eq!(f.data_line_starts().count(), 2);
+    // A single line stays zero-copy and has no extra allocation to say where it starts.
+    buf.extend_from_slice(b"data: {}\n\n");
+    let g = codec.decode(&mut buf).unwrap().unwrap();
+    let p = g.data_position(0).unwrap();
+    assert_eq!((p.offset, p.line, p.col), (stream.len() as u64 + 6, 5, 7));
+    assert_eq!(
+        SseFrame::new(Bytes::from_static(b"{}")).data_position(0),
+        None
+    );
 }
 
 /// A resumable server's event (`id:` line first, as the Python SDK writes it): the id and the

@@ -5,8 +5,74 @@
 mod framing_common;
 
 use framing_common::*;
-use mcpwire::framing::sse::SseFramer;
-use mcpwire::framing::{FrameErrorKind, Status};
+use mcpwire::framing::sse::{SseEvent, SseFramer, position_in_data};
+use mcpwire::framing::{FrameErrorKind, Status, StreamPos};
+
+/// Where each line of `input` starts (CR, LF and CRLF end a line; a BOM is part of line 1).
+fn line_starts(input: &[u8]) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut i = 0;
+    while i < input.len() {
+        match input[i] {
+            b'\r' if input.get(i + 1) == Some(&b'\n') => i += 2,
+            b'\r' | b'\n' => i += 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        starts.push(i);
+    }
+    starts
+}
+
+/// The stream position of `input[offset]`, computed from the stream alone.
+fn position_of(starts: &[usize], offset: usize) -> StreamPos {
+    let line = starts.partition_point(|&s| s <= offset);
+    StreamPos {
+        offset: offset as u64,
+        line: line as u64,
+        col: (offset - starts[line - 1]) as u64 + 1,
+    }
+}
+
+/// Checks [`SseEvent::data_position`] against the stream: each data byte maps to the same
+/// byte of `input`, each LF joining two values and the end of the data to a line end, with
+/// the line and column the stream gives; `data_line_starts` gives the same answers. Every
+/// position for data up to 4 KiB, else the first and last 512 and every value's edges.
+fn check_positions(input: &[u8], starts: &[usize], ev: &SseEvent<'_>) {
+    let data = ev.data();
+    let len = data.len();
+    if !ev.has_data() {
+        assert_eq!(ev.data_position(0), None);
+        return;
+    }
+    let lines: Vec<_> = ev.data_line_starts().collect();
+    assert_eq!(lines.len(), ev.data_lines() as usize);
+    let mut ats: Vec<usize> = if len <= 4096 {
+        (0..=len).collect()
+    } else {
+        (0..512).chain(len - 512..=len).collect()
+    };
+    for d in &lines {
+        ats.extend([d.at.saturating_sub(1), d.at, (d.at + 1).min(len)]);
+    }
+    for at in ats {
+        let p = ev.data_position(at).expect("position inside the data");
+        assert_eq!(position_in_data(&lines, len, at), Some(p));
+        let o = p.offset as usize;
+        assert_eq!(p, position_of(starts, o), "data byte {at}");
+        if at < len && !lines.iter().any(|d| d.at == at + 1) {
+            assert_eq!(input[o], data[at], "data byte {at} at stream offset {o}");
+        } else {
+            assert!(
+                matches!(input[o], b'\r' | b'\n'),
+                "line end for data byte {at}"
+            );
+        }
+    }
+    assert_eq!(ev.data_position(len + 1), None);
+}
 
 /// Feeds `input` in reads of the given sizes; decode until partial after each read, `finish`
 /// until partial at the end. Checks that zero-copy data ranges point at the data.
@@ -17,6 +83,7 @@ fn feed(
     max_line: usize,
 ) -> (Vec<SseItem>, SseFramer) {
     let mut f = SseFramer::with_limits(max_event, max_line);
+    let starts = line_starts(input);
     let mut out = Vec::new();
     let mut buf: Vec<u8> = Vec::new();
     let mut pos = 0;
@@ -34,6 +101,7 @@ fn feed(
                     assert_eq!(&buf[r], ev.data(), "zero-copy range");
                     assert_eq!(ev.data_lines(), 1);
                 }
+                check_positions(input, &starts, ev);
                 out.push(Ok(RefEvent {
                     data: ev.data().to_vec(),
                     has_data: ev.has_data(),
@@ -153,6 +221,48 @@ fn line_ends_cr_lf_crlf_split_everywhere() {
                 feed(input, &reads, BIG, BIG + 64).0,
                 expect,
                 "split at {i},{j}"
+            );
+        }
+    }
+}
+
+/// Error offsets in joined data: each `data:` value of a multi-line event maps to its own
+/// line, with comments, other fields and every line-end kind between the values, a BOM
+/// before a first-line value, and a stream split at every pair of points (`feed` checks every
+/// position of every event against the stream; this input makes sure those checks meet joined
+/// data). Before, positions past the first value were the first value's offset plus the
+/// index in the joined data (README: "approximate").
+#[test]
+fn data_positions_of_joined_values_split_everywhere() {
+    let input = "\u{feff}data: {\"a\":\r: ping\r\ndata:1,\nid: 9\ndata:   \"b\":[]}\r\n\r\ndata: x\r\rdata:y\n\n".as_bytes();
+    let (items, _) = feed(input, &[input.len()], BIG, BIG + 64);
+    assert_eq!(items.len(), 3, "{items:?}");
+    // The first event's data is `{"a":` LF `1,` LF `  "b":[]}`: its last value starts on line 5
+    // after `data: ` (column 7), at stream offset 43.
+    let mut f = SseFramer::new();
+    let d = f.finish(input);
+    let Status::Complete(Ok(ev)) = d.status else {
+        panic!("{:?}", d.status)
+    };
+    assert_eq!(ev.data(), &b"{\"a\":\n1,\n  \"b\":[]}"[..]);
+    let lines: Vec<_> = ev.data_line_starts().collect();
+    let got: Vec<_> = lines
+        .iter()
+        .map(|d| (d.at, d.pos.line, d.pos.col, d.pos.offset))
+        .collect();
+    assert_eq!(got, [(0, 1, 10, 9), (6, 3, 6, 28), (9, 5, 7, 43)]);
+    assert_eq!(
+        ev.data_position(5).map(|p| p.offset),
+        Some(14),
+        "the CR ending line 1"
+    );
+    for i in 0..=input.len() {
+        for j in i..=input.len() {
+            let reads = [i, j - i, input.len() - j];
+            assert_eq!(
+                feed(input, &reads, BIG, BIG + 64).0,
+                items,
+                "reads {reads:?}"
             );
         }
     }

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use mcpwire::framing::sse::SseFramer;
+use mcpwire::framing::sse::{DataLineStart, SseFramer};
 use mcpwire::framing::{Decoded, FrameError, FrameErrorKind, Status};
 use mcpwire::oracle::framing::{check_sse_splits, reads};
 use proptest::prelude::*;
@@ -34,6 +34,7 @@ struct Ev {
     offset: u64,
     line: u64,
     data_offset: Option<u64>,
+    data_line_starts: Vec<DataLineStart>,
 }
 
 /// One `decode` / `finish` call: its result and the framer's counters after it.
@@ -66,6 +67,7 @@ fn call(f: &mut SseFramer, buf: &[u8], eof: bool) -> Call {
             offset: ev.offset(),
             line: ev.line(),
             data_offset: ev.data_offset(),
+            data_line_starts: ev.data_line_starts().collect(),
         })),
     };
     Call {

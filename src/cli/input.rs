@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use mcpwire::framing::body::BodyFramer;
 use mcpwire::framing::ndjson::NdjsonFramer;
-use mcpwire::framing::sse::{LINE_OVERHEAD, SseFramer};
+use mcpwire::framing::sse::{self, DataLineStart, LINE_OVERHEAD, SseFramer};
 use mcpwire::framing::{FrameError, FrameErrorKind, Status};
 use mcpwire::profile::Direction;
 
@@ -126,6 +126,8 @@ pub struct Frame<'a> {
     pub origin: Origin,
     /// Set when the framer reported an error instead of a frame.
     pub error: Option<FrameError>,
+    /// For SSE data: where each `data:` value starts (empty otherwise).
+    pub data_lines: &'a [DataLineStart],
 }
 
 impl Frame<'_> {
@@ -133,9 +135,16 @@ impl Frame<'_> {
     pub fn offset(&self) -> u64 {
         self.origin.offset
     }
-    /// Maps a frame-relative byte offset to (absolute offset, line, column). Exact for stdio,
-    /// bodies and single-line SSE data; for joined SSE data lines are counted in the frame.
+    /// Maps a frame-relative byte offset to (absolute offset, line, column); exact for every
+    /// transport, joined SSE data included (the LF joining two `data:` values maps to the
+    /// first one's line end).
     pub fn locate(&self, rel: usize) -> (u64, u64, u64) {
+        let len = self.bytes.len();
+        if let Some(p) = sse::position_in_data(self.data_lines, len, rel.min(len)) {
+            // An offset past the data (none is expected) stays on the last line.
+            let p = p.advance(rel.saturating_sub(len) as u64);
+            return (p.offset, p.line, p.col);
+        }
         let end = rel.min(self.bytes.len());
         let within = &self.bytes[..end];
         let abs = self.origin.offset + rel as u64;
@@ -151,7 +160,7 @@ impl Frame<'_> {
 
 enum Framer {
     Ndjson(NdjsonFramer),
-    Sse(SseFramer),
+    Sse(Box<SseFramer>),
     Body(BodyFramer),
 }
 
@@ -170,6 +179,8 @@ pub struct FrameReader {
     finished: bool,
     /// Joined SSE data (copied out of the framer).
     joined: Vec<u8>,
+    /// Where the current SSE frame's `data:` values start (copied out of the framer).
+    data_lines: Vec<DataLineStart>,
     /// Bytes read so far (for the progress bar and the summary).
     pub bytes_read: u64,
 }
@@ -184,33 +195,15 @@ enum Got {
     Skip,
 }
 
-/// Counts line ends (LF, CR, CRLF) in `b`; returns the count and the index after the last.
-fn line_ends(b: &[u8]) -> (u64, usize) {
-    let mut n = 0;
-    let mut after = 0;
-    let mut i = 0;
-    while let Some(p) = memchr::memchr2(b'\n', b'\r', &b[i..]) {
-        let p = i + p;
-        n += 1;
-        i = if b[p] == b'\r' && b.get(p + 1) == Some(&b'\n') {
-            p + 2
-        } else {
-            p + 1
-        };
-        after = i;
-    }
-    (n, after)
-}
-
 impl FrameReader {
     /// A reader for `transport` with frames limited to `max_frame` bytes.
     pub fn new(inner: Box<dyn Read>, transport: Transport, max_frame: usize) -> Self {
         let framer = match transport {
             Transport::Stdio => Framer::Ndjson(NdjsonFramer::with_max_frame_len(max_frame)),
-            Transport::Sse => Framer::Sse(SseFramer::with_limits(
+            Transport::Sse => Framer::Sse(Box::new(SseFramer::with_limits(
                 max_frame,
                 max_frame.saturating_add(LINE_OVERHEAD),
-            )),
+            ))),
             Transport::HttpBody => Framer::Body(BodyFramer::with_max_body_len(max_frame)),
         };
         Self {
@@ -223,6 +216,7 @@ impl FrameReader {
             eof: false,
             finished: false,
             joined: Vec::new(),
+            data_lines: Vec::new(),
             bytes_read: 0,
         }
     }
@@ -323,23 +317,21 @@ impl FrameReader {
                     // Priming events (empty data), retry-only blocks: not messages.
                     Status::Complete(Ok(ev)) if !ev.is_message() => Some(Got::Skip),
                     Status::Complete(Ok(ev)) => {
-                        let data_off = ev.data_offset().unwrap_or(ev.offset());
-                        // Line and column of the data: count line ends from the event start
-                        // when those bytes are still pending, else use the event's line.
-                        let mut origin = Origin {
-                            offset: data_off,
-                            line: ev.line(),
-                            col: 1,
-                        };
-                        if ev.offset() >= base && data_off >= ev.offset() {
-                            let s = (ev.offset() - base) as usize;
-                            let e = (data_off - base) as usize;
-                            if e <= pending.len() {
-                                let (n, after) = line_ends(&pending[s..e]);
-                                origin.line = ev.line() + n;
-                                origin.col = (e - s - after) as u64 + 1;
-                            }
-                        }
+                        // A message event has data, so a first `data:` value.
+                        self.data_lines.clear();
+                        self.data_lines.extend(ev.data_line_starts());
+                        let origin = self.data_lines.first().map_or(
+                            Origin {
+                                offset: ev.offset(),
+                                line: ev.line(),
+                                col: 1,
+                            },
+                            |d| Origin {
+                                offset: d.pos.offset,
+                                line: d.pos.line,
+                                col: d.pos.col,
+                            },
+                        );
                         match ev.data_range() {
                             Some(r) => {
                                 Some(Got::InBuf(self.start + r.start..self.start + r.end, origin))
@@ -373,11 +365,16 @@ impl FrameReader {
             match self.step() {
                 Some(Got::InBuf(r, origin)) => {
                     let bytes = &self.buf[r];
+                    let data_lines = match self.framer {
+                        Framer::Sse(_) => &self.data_lines[..],
+                        _ => &[],
+                    };
                     return Ok(Some(Frame {
                         bytes,
                         input_len: bytes.len() as u64,
                         origin,
                         error: None,
+                        data_lines,
                     }));
                 }
                 Some(Got::Joined(origin)) => {
@@ -386,6 +383,7 @@ impl FrameReader {
                         input_len: self.joined.len() as u64,
                         origin,
                         error: None,
+                        data_lines: &self.data_lines,
                     }));
                 }
                 Some(Got::Skip) => continue,
@@ -409,6 +407,7 @@ impl FrameReader {
                         input_len: e.len() as u64,
                         origin,
                         error: Some(e),
+                        data_lines: &[],
                     }));
                 }
                 None => {
@@ -428,7 +427,7 @@ impl FrameReader {
 
 #[cfg(test)]
 mod tests {
-    use super::{Direction, infer_direction, line_ends};
+    use super::{Direction, infer_direction};
 
     #[test]
     fn direction_from_file_names() {
@@ -455,11 +454,5 @@ mod tests {
         ] {
             assert_eq!(infer_direction(name), want, "{name}");
         }
-    }
-
-    #[test]
-    fn counts_cr_lf_crlf() {
-        assert_eq!(line_ends(b"a\r\nb\rc\nd"), (3, 7));
-        assert_eq!(line_ends(b"abc"), (0, 0));
     }
 }

@@ -54,6 +54,31 @@ pub(crate) fn find_cr_or_lf(hay: &[u8]) -> Option<usize> {
     crate::scan::line::find_cr_or_lf(hay)
 }
 
+/// Where one byte lies in the input stream: its offset in bytes from the stream's first byte
+/// (a stripped BOM counts), and its 1-based line and 1-based column (the column counts bytes,
+/// not characters). Given for the values of SSE `data:` lines
+/// ([`SseEvent::data_position`](sse::SseEvent::data_position)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StreamPos {
+    /// Stream offset (bytes).
+    pub offset: u64,
+    /// 1-based line number.
+    pub line: u64,
+    /// 1-based column (bytes).
+    pub col: u64,
+}
+
+impl StreamPos {
+    /// The position `n` bytes further on the same line.
+    pub fn advance(self, n: u64) -> Self {
+        Self {
+            offset: self.offset + n,
+            line: self.line,
+            col: self.col + n,
+        }
+    }
+}
+
 /// The default frame size limit: 4 MiB (4 194 304 bytes), as [`crate::Limits::DEFAULT`].
 pub const DEFAULT_MAX_FRAME_LEN: usize = 4 * 1024 * 1024;
 

@@ -50,7 +50,7 @@
 
 use std::ops::Range;
 
-use super::{DEFAULT_MAX_FRAME_LEN, Decoded, FrameError, FrameErrorKind, Status};
+use super::{DEFAULT_MAX_FRAME_LEN, Decoded, FrameError, FrameErrorKind, Status, StreamPos};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -70,8 +70,64 @@ pub struct SseEvent<'a> {
     retry: Option<u64>,
     offset: u64,
     line: u64,
-    data_offset: Option<u64>,
+    /// Where the first `data:` value starts.
+    first_data: Option<StreamPos>,
+    /// Where the second and later `data:` values start (empty for one line).
+    more_data: &'a [DataLineStart],
     data_lines: u32,
+}
+
+/// Where one `data:` value starts: its index in the joined data and its place in the stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DataLineStart {
+    /// Index of the value's first byte in the event data (after the LF that joins it to the
+    /// previous value).
+    pub at: usize,
+    /// Stream position of that byte (just after `data:` and its optional space).
+    pub pos: StreamPos,
+}
+
+/// The stream position of byte `at` of an event's data (`len` bytes) whose values start at
+/// `first` and `more`; `at == len` is the position just after the data (the last value's
+/// line end). The LF joining two values maps to the line end of the first. `None` when there
+/// is no data or `at > len`.
+pub(crate) fn data_position(
+    first: Option<StreamPos>,
+    more: &[DataLineStart],
+    len: usize,
+    at: usize,
+) -> Option<StreamPos> {
+    if at > len {
+        return None;
+    }
+    let first = first?;
+    // The last value starting at or before `at`.
+    let (start, pos) = match more.partition_point(|d| d.at <= at) {
+        0 => (0, first),
+        i => (more[i - 1].at, more[i - 1].pos),
+    };
+    Some(pos.advance((at - start) as u64))
+}
+
+/// The stream position of byte `at` of an event's data (`len` bytes), from where its `data:`
+/// values start (`starts`, as collected from [`SseEvent::data_line_starts`] or
+/// `SseFrame::data_line_starts`), for callers that keep the mapping after the event is gone;
+/// the same answer as [`SseEvent::data_position`]. `None` when `starts` is empty or
+/// `at > len`.
+pub fn position_in_data(starts: &[DataLineStart], len: usize, at: usize) -> Option<StreamPos> {
+    let (first, more) = starts.split_first()?;
+    data_position(Some(first.pos), more, len, at)
+}
+
+/// Every `data:` value start of an event, the first one included.
+pub(crate) fn data_line_starts(
+    first: Option<StreamPos>,
+    more: &[DataLineStart],
+) -> impl Iterator<Item = DataLineStart> + '_ {
+    first
+        .map(|pos| DataLineStart { at: 0, pos })
+        .into_iter()
+        .chain(more.iter().copied())
 }
 
 impl<'a> SseEvent<'a> {
@@ -130,10 +186,25 @@ impl<'a> SseEvent<'a> {
     pub fn line(&self) -> u64 {
         self.line
     }
-    /// Stream offset of the first byte of the first `data:` value (add a frame-relative error
-    /// offset to it for single-line data).
+    /// Stream offset of the first byte of the first `data:` value; for the offset of any
+    /// other byte of the data use [`data_position`](Self::data_position).
     pub fn data_offset(&self) -> Option<u64> {
-        self.data_offset
+        self.first_data.map(|p| p.offset)
+    }
+    /// Where byte `at` of [`data`](Self::data) lies in the stream (offset, line, column),
+    /// exact for joined data too, whatever lines (comments, other fields) came between the
+    /// `data:` lines: a value's bytes map into its `data:` line, the LF joining two values to
+    /// the first one's line end, and `at == data().len()` to the last value's line end.
+    /// `None` when the event had no `data:` line or `at > data().len()`. Use it to turn a
+    /// frame-relative parse error offset into a stream offset.
+    pub fn data_position(&self, at: usize) -> Option<StreamPos> {
+        data_position(self.first_data, self.more_data, self.data.len(), at)
+    }
+    /// Where each `data:` value starts, in order (one item per [`data_lines`](Self::data_lines)):
+    /// what [`data_position`](Self::data_position) reads, for callers that keep the mapping
+    /// after the event is gone.
+    pub fn data_line_starts(&self) -> impl Iterator<Item = DataLineStart> + 'a {
+        data_line_starts(self.first_data, self.more_data)
     }
 }
 
@@ -186,7 +257,10 @@ pub struct SseFramer {
     retry: Option<u64>,
     event_offset: u64,
     event_line: u64,
-    data_offset: Option<u64>,
+    /// Where the first `data:` value of the event starts.
+    first_data: Option<StreamPos>,
+    /// Where its later `data:` values start (valid while `data_lines > 1`).
+    more_data: Vec<DataLineStart>,
     // ---- counters ----
     examined: u64,
     events: u64,
@@ -237,7 +311,8 @@ impl SseFramer {
             retry: None,
             event_offset: 0,
             event_line: 0,
-            data_offset: None,
+            first_data: None,
+            more_data: Vec::new(),
             examined: 0,
             events: 0,
             comments: 0,
@@ -418,7 +493,7 @@ impl SseFramer {
         self.id_set = false;
         self.id_range = None;
         self.retry = None;
-        self.data_offset = None;
+        self.first_data = None;
     }
 
     fn build<'a>(&'a mut self, buf: &'a [u8]) -> SseEvent<'a> {
@@ -445,7 +520,12 @@ impl SseFramer {
             retry: self.retry,
             offset: self.event_offset,
             line: self.event_line,
-            data_offset: self.data_offset,
+            first_data: self.first_data,
+            more_data: if self.data_lines > 1 {
+                &self.more_data
+            } else {
+                &[]
+            },
             data_lines: self.data_lines,
         };
         // Reset flags only; the vectors are overwritten by the next event.
@@ -456,7 +536,7 @@ impl SseFramer {
         self.id_set = false;
         self.id_range = None;
         self.retry = None;
-        self.data_offset = None;
+        self.first_data = None;
         ev
     }
 
@@ -527,7 +607,7 @@ impl SseFramer {
                 self.fields_seen = true;
                 self.event_offset = self.offset + start as u64;
                 self.event_line = self.line;
-                self.data_offset = Some(self.offset + data_start as u64);
+                self.first_data = Some(self.fast_data_pos(&fe, data_start));
                 self.data = Data::Single(data_start..data_start + fe.data.len());
                 self.data_lines = 1;
                 self.event_set |= fe.has_event;
@@ -649,7 +729,8 @@ impl SseFramer {
             retry: None,
             offset: self.offset + start as u64,
             line: self.line,
-            data_offset: Some(self.offset + data_start as u64),
+            first_data: Some(self.fast_data_pos(&fe, data_start)),
+            more_data: &[],
             data_lines: 1,
         };
         self.count_fast_event(&fe);
@@ -657,6 +738,28 @@ impl SseFramer {
         self.examined += start as u64;
         self.events += 1;
         Some((consumed, ev))
+    }
+
+    /// Where the data value of a whole event from [`parse_fast`](Self::parse_fast) starts,
+    /// the event starting at the current line and its value at `data_start` in the buffer.
+    #[inline(always)]
+    fn fast_data_pos(&self, fe: &FastEvent<'_>, data_start: usize) -> StreamPos {
+        let line = self.line + u64::from(fe.has_event) + u64::from(fe.id.is_some());
+        StreamPos {
+            offset: self.offset + data_start as u64,
+            line,
+            col: fe.data_col + self.bom_cols(line),
+        }
+    }
+
+    /// Bytes before the first line's start in its columns: the stripped BOM's 3 on line 1.
+    #[inline(always)]
+    fn bom_cols(&self, line: u64) -> u64 {
+        if line == 1 && self.bom_stripped {
+            BOM.len() as u64
+        } else {
+            0
+        }
     }
 
     /// What a whole event from [`parse_fast`](Self::parse_fast) leaves in the framer's
@@ -733,6 +836,7 @@ impl SseFramer {
             len,
             data,
             data_start: rest.len() - value.len(),
+            data_col: (line.len() - value.len()) as u64 + 1,
             has_event,
             // The line-by-line path examines every byte of the lines it searches (terminator
             // and skipped LF included) plus the field names with their colons.
@@ -828,9 +932,15 @@ impl SseFramer {
         }
         if name == b"data" {
             self.data_lines += 1;
+            let pos = StreamPos {
+                offset: self.offset + value_start as u64,
+                line: line_no,
+                col: (value_start - start) as u64 + 1 + self.bom_cols(line_no),
+            };
             match &self.data {
                 Data::None => {
-                    self.data_offset = Some(self.offset + value_start as u64);
+                    self.first_data = Some(pos);
+                    self.more_data.clear();
                     self.data = Data::Single(value.clone());
                     if value.len() > self.max_event_len {
                         return Some(self.event_too_large());
@@ -841,6 +951,10 @@ impl SseFramer {
                     self.joined.clear();
                     self.joined.extend_from_slice(&buf[r]);
                     self.joined.push(b'\n');
+                    self.more_data.push(DataLineStart {
+                        at: self.joined.len(),
+                        pos,
+                    });
                     self.joined.extend_from_slice(&buf[value]);
                     self.data = Data::Joined;
                     if self.joined.len() > self.max_event_len {
@@ -852,6 +966,10 @@ impl SseFramer {
                         return Some(self.event_too_large());
                     }
                     self.joined.push(b'\n');
+                    self.more_data.push(DataLineStart {
+                        at: self.joined.len(),
+                        pos,
+                    });
                     self.joined.extend_from_slice(&buf[value]);
                 }
             }
@@ -990,6 +1108,8 @@ struct FastEvent<'a> {
     data: &'a [u8],
     /// Index of the data value.
     data_start: usize,
+    /// 1-based column of the data value in its line (6 after `data:`, 7 after `data: `).
+    data_col: u64,
     /// The event had the `event: message` line.
     has_event: bool,
     /// Bytes the line-by-line path counts as examined for these lines.
@@ -1036,6 +1156,8 @@ pub struct OwnedSseEvent {
     pub line: u64,
     /// Stream offset of the first data value.
     pub data_offset: Option<u64>,
+    /// Where each data value starts ([`SseEvent::data_line_starts`]).
+    pub data_line_starts: Vec<DataLineStart>,
 }
 
 impl From<&SseEvent<'_>> for OwnedSseEvent {
@@ -1049,6 +1171,7 @@ impl From<&SseEvent<'_>> for OwnedSseEvent {
             offset: ev.offset(),
             line: ev.line(),
             data_offset: ev.data_offset(),
+            data_line_starts: ev.data_line_starts().collect(),
         }
     }
 }
