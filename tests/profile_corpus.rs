@@ -81,7 +81,9 @@ fn real_captures_have_zero_violations_under_their_revision() {
                 };
                 let mut got = Vec::new();
                 match mcpwire::parse(&f.bytes) {
-                    Ok(env) if s.name.starts_with("http_") => session.check(dir, &env, &mut got),
+                    Ok(env) if s.name.starts_with("http_") => {
+                        session.check(dir, &env, &mut got);
+                    }
                     // stdio files hold one direction each, not the real interleaving: no tracker.
                     Ok(env) => session.validator_mut(dir).check(&env, &mut got),
                     Err(e) => {

@@ -63,7 +63,7 @@ pub use headers::{
 };
 pub use reply::{
     ErrorReply, error_reply, error_reply_for_frame, error_reply_with_data, http_status,
-    missing_capability_reply,
+    missing_capability_reply, replacement_reply,
 };
 pub use rules::Rule;
 pub use tracker::Tracker;
@@ -303,6 +303,24 @@ impl Violation {
             message: e.kind().message().into(),
         }
     }
+    /// The violation a framing error stands for, when a reply is due
+    /// ([`FrameErrorKind::jsonrpc_code`](crate::framing::FrameErrorKind::jsonrpc_code) is
+    /// `Some`): the size
+    /// limits (`frame-too-large`, `event-too-large`, `body-too-large`) are
+    /// [`Rule::Core`]`(`[`ErrorKind::FrameTooLarge`](crate::ErrorKind::FrameTooLarge)`)`
+    /// (-32600, HTTP 413 through [`http_status`]) at offset 0 of the discarded frame, with the
+    /// framing kind's message. `None` for the kinds no peer can be answered for: a stream
+    /// that ended inside a line or event, an overlong SSE line that is not data, a truncated
+    /// body, an unencodable frame. Feed it to [`error_reply`] with `None` (no id can be read
+    /// from a discarded frame).
+    pub fn from_frame_error(e: &crate::framing::FrameError) -> Option<Self> {
+        let kind = e.kind();
+        Some(Self {
+            rule: Rule::Core(kind.error_kind()?),
+            offset: 0,
+            message: kind.message().into(),
+        })
+    }
 }
 
 impl fmt::Display for Violation {
@@ -409,6 +427,38 @@ impl Validator {
     }
 }
 
+/// What [`Session::check`] did with one message in its [`Tracker`] (spec digest §2.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Tracked {
+    /// Nothing: a notification, a message without a usable id (`"id": null`), a frame that is
+    /// not a valid message, [`Direction::Unknown`], or a batch (its elements are tracked one
+    /// by one, but not reported here).
+    Untracked,
+    /// A request, now in flight until its response, a cancel or [`Session::settle_request`].
+    /// Also when it has violations: a gateway that answers it itself settles it with
+    /// [`Session::settle_request`], or the entry stays in flight (and a later request
+    /// reusing the id is a [`Rule::DuplicateRequestId`]).
+    Request,
+    /// A request whose id the same sender still has in flight ([`Rule::DuplicateRequestId`]).
+    /// Not recorded: the entry in flight is the earlier request's, which still awaits its
+    /// response, so do not settle it when answering this one.
+    DuplicateRequest,
+    /// A response that settled the request in flight with its id (also when the response
+    /// itself has violations: a gateway that drops it owes that request an answer, e.g.
+    /// [`replacement_reply`]).
+    Answered {
+        /// The method of the request it answered.
+        method: String,
+    },
+    /// A response whose id matches no request in flight ([`Rule::UnknownResponseId`]).
+    UnknownId,
+    /// A response the tracker could not judge: it evicted entries, or requests of that
+    /// sender may pass unseen ([`Tracker::set_partial`]), or the id was reused after a cancel
+    /// and this may be the cancelled request's late answer.
+    NotJudged,
+}
+
 /// Both directions of one connection plus a [`Tracker`]: responses are matched to in-flight
 /// requests (duplicate in-flight ids, responses to unknown ids), and a response is judged
 /// under the revision of its request.
@@ -448,12 +498,32 @@ impl Session {
     pub fn tracker_mut(&mut self) -> &mut Tracker {
         &mut self.tracker
     }
-    /// A response that flowed in `dir` with the raw id text `raw_id` (a JSON string or
-    /// integer token, as [`crate::recover_id`] or [`Envelope::id_raw`] give it) was rejected
-    /// and is being replaced by an error response: when it answers a request in flight, that
-    /// request is settled (no longer in flight) and this returns true; false when no request
-    /// in flight has that id (or `raw_id` is not a string or integer id).
+    /// A frame that flowed in `dir` with the raw id text `raw_id` (a JSON string or integer
+    /// token, as [`crate::recover_id`] or [`Envelope::id_raw`] give it) was meant as a
+    /// response but [`check`](Self::check) could not treat it as one (a frame of shape
+    /// [`Shape::Invalid`](crate::Shape::Invalid), such as one with both `result` and `error`,
+    /// or one the parser rejected), and is being replaced by an error response: when its id
+    /// answers a request in flight, that request is settled (no longer in flight) and this
+    /// returns true; false when no request in flight has that id (or `raw_id` is not a string
+    /// or integer id).
+    ///
+    /// A well-formed response (shape result or error) is matched by `check` itself, with or
+    /// without violations: its [`Tracked`] outcome says whether it answered a request
+    /// ([`Tracked::Answered`]); calling this afterwards returns false.
     pub fn settle_rejected_response(&mut self, dir: Direction, raw_id: &[u8]) -> bool {
+        self.settle(dir, raw_id)
+    }
+    /// A request that flowed in `dir` (id `raw_id`, as for
+    /// [`settle_rejected_response`](Self::settle_rejected_response)) is answered by the caller
+    /// (a gateway that rejected it and sent its own error reply), not by the peer: it is no
+    /// longer in flight, and its id may be used again as the revision allows. True when a
+    /// request with that id was in flight. Do not call it for a request `check` reported as
+    /// [`Tracked::DuplicateRequest`]: the entry in flight is the earlier request's.
+    pub fn settle_request(&mut self, dir: Direction, raw_id: &[u8]) -> bool {
+        self.settle(dir.reverse(), raw_id)
+    }
+    /// Settles the request in flight that a response flowing in `dir` with id `raw_id` answers.
+    fn settle(&mut self, dir: Direction, raw_id: &[u8]) -> bool {
         // The id is keyed exactly as in a well-formed response, through the same parse.
         let mut frame = Vec::with_capacity(raw_id.len() + 40);
         frame.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
@@ -474,8 +544,16 @@ impl Session {
             tracker::Response::Matched { .. }
         )
     }
-    /// Checks one envelope that flowed in `dir`; `Direction::Unknown` skips tracking.
-    pub fn check(&mut self, dir: Direction, env: &Envelope<'_>, out: &mut Vec<Violation>) {
+    /// Checks one envelope that flowed in `dir`, appending violations to `out`, and records
+    /// it in the tracker: a request goes in flight, a response settles its request. Returns
+    /// what the tracker made of it ([`Tracked`]); `Direction::Unknown` skips tracking
+    /// ([`Tracked::Untracked`]).
+    pub fn check(
+        &mut self,
+        dir: Direction,
+        env: &Envelope<'_>,
+        out: &mut Vec<Violation>,
+    ) -> Tracked {
         let m = msg::Msg::from_envelope(env);
         let v = match dir {
             Direction::ClientToServer => &mut self.c2s,
@@ -483,10 +561,10 @@ impl Session {
             Direction::Unknown => {
                 let mut v = Validator::new(self.c2s.profile, Direction::Unknown);
                 validate::check(&mut v, &m, None, out);
-                return;
+                return Tracked::Untracked;
             }
         };
-        validate::check(v, &m, Some((&mut self.tracker, dir)), out);
+        validate::check(v, &m, Some((&mut self.tracker, dir)), out)
     }
 }
 

@@ -111,14 +111,7 @@ impl<'f> Msg<'f> {
     /// per entry: trial finding).
     pub(crate) fn id_key(&self) -> Option<String> {
         match self.env.id()? {
-            Id::Str(s) => {
-                let d = s.decode();
-                if d.len() > ID_KEY_MAX {
-                    Some(format!("h:{:032x}", digest128(d.as_bytes())))
-                } else {
-                    Some(format!("s:{d}"))
-                }
-            }
+            Id::Str(s) => Some(str_id_key(&s.decode())),
             Id::Int { raw, .. } => Some(format!("n:{raw}")),
             Id::Null => None,
         }
@@ -182,4 +175,16 @@ fn digest128(bytes: &[u8]) -> u128 {
         std::sync::OnceLock::new();
     let [a, b] = KEYS.get_or_init(Default::default);
     (u128::from(a.hash_one(bytes)) << 64) | u128::from(b.hash_one(bytes))
+}
+
+/// The tracker key of a string id, from its decoded text: the text itself, or a 128-bit digest
+/// of it beyond `ID_KEY_MAX` bytes (bounded memory per entry). Every place that keys a string
+/// id (a request's, a response's, a `notifications/cancelled` `requestId`) goes through here,
+/// so they agree on long ids too.
+pub(crate) fn str_id_key(decoded: &str) -> String {
+    if decoded.len() > ID_KEY_MAX {
+        format!("h:{:032x}", digest128(decoded.as_bytes()))
+    } else {
+        format!("s:{decoded}")
+    }
 }

@@ -99,6 +99,19 @@ pub fn error_reply_for_frame(frame: &[u8], v: &Violation) -> ErrorReply {
     write_body(id, v.rule.code(), &v.message, None, http_status(v.rule))
 }
 
+/// The error response that replaces a rejected response (id `raw_id`, its raw JSON text as
+/// [`Envelope::id_raw`] or [`crate::recover_id`] give it) so that the request it answered
+/// still gets an answer: -32603 (Internal error, HTTP 500) with the message "response
+/// rejected (KIND: MESSAGE)" for violation `v`. Send it only when the response answered a
+/// request in flight ([`Tracked::Answered`](super::Tracked::Answered), or
+/// [`Session::settle_rejected_response`](super::Session::settle_rejected_response) true).
+///
+/// `raw_id` is written as given: pass an id token, not arbitrary text.
+pub fn replacement_reply(raw_id: &str, v: &Violation) -> ErrorReply {
+    let message = format!("response rejected ({}: {})", v.rule.name(), v.message);
+    write_body(Some(raw_id), INTERNAL_ERROR, &message, None, 500)
+}
+
 /// Like [`error_reply`] with caller-supplied `data` (replaces any default data).
 pub fn error_reply_with_data(
     env: Option<&Envelope<'_>>,

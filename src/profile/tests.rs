@@ -18,7 +18,9 @@ fn msg_of(frame: &[u8]) -> Msg<'_> {
 fn judge(v: &mut Validator, t: Option<(&mut Tracker, Direction)>, frame: &[u8]) -> Vec<Violation> {
     let mut out = Vec::new();
     match crate::envelope::parse(frame) {
-        Ok(env) => validate::check(v, &Msg::from_envelope(&env), t, &mut out),
+        Ok(env) => {
+            validate::check(v, &Msg::from_envelope(&env), t, &mut out);
+        }
         Err(e) => out.push(Violation::from_error(&e)),
     }
     out
@@ -727,4 +729,231 @@ fn settle_rejected_response_matches_in_flight_ids() {
     assert!(s.settle_rejected_response(d, b"7"));
     assert!(!s.settle_rejected_response(d, b"7"));
     assert_eq!(s.tracker().in_flight(Direction::ClientToServer), 0);
+}
+
+/// Runs one frame through a [`Session`]: its tracker outcome and the rules it broke.
+fn session_check(s: &mut Session, dir: Direction, frame: &str) -> (Tracked, Vec<Rule>) {
+    let env = crate::parse(frame.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    let t = s.check(dir, &env, &mut out);
+    (t, rules_of(&out))
+}
+
+/// Gateway trial (session 9): an `initialize` request emptied the whole tracker, even under
+/// 2026-07-28 where `initialize` is itself a removed method, so the answer to a request in
+/// flight before it was `unknown-response-id` (and the proxy dropped it).
+#[test]
+fn initialize_does_not_forget_requests_in_flight() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    for profile in [Profile::V2026_07_28, Profile::Auto] {
+        let mut s = Session::new(profile, 16);
+        let list =
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META}}}}}"#);
+        assert_eq!(
+            session_check(&mut s, c2s, &list),
+            (Tracked::Request, vec![])
+        );
+        let init =
+            format!(r#"{{"jsonrpc":"2.0","id":2,"method":"initialize","params":{{{META}}}}}"#);
+        let (t, rules) = session_check(&mut s, c2s, &init);
+        assert_eq!(t, Tracked::Request, "{profile}");
+        assert!(rules.contains(&Rule::RemovedMethod), "{profile}: {rules:?}");
+        let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[]}}"#;
+        let (t, rules) = session_check(&mut s, s2c, answer);
+        assert_eq!(
+            t,
+            Tracked::Answered {
+                method: "tools/list".into()
+            },
+            "{profile}"
+        );
+        assert!(
+            !rules.contains(&Rule::UnknownResponseId),
+            "{profile}: {rules:?}"
+        );
+    }
+}
+
+/// Hostile trial (session 9): a client probing with `server/discover` falls back to
+/// `initialize` after an error or a timeout (spec digest §7.1); the probe's late answer was
+/// `unknown-response-id` because the legacy `initialize` emptied the tracker. Now the
+/// session start only frees the ids (requests in flight count as cancelled).
+#[test]
+fn late_discover_answer_after_initialize_fallback() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let mut s = Session::new(Profile::Auto, 16);
+    let discover =
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{META}}}}}"#);
+    assert_eq!(session_check(&mut s, c2s, &discover).0, Tracked::Request);
+    let init = r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    assert_eq!(session_check(&mut s, c2s, init), (Tracked::Request, vec![]));
+    let late = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#;
+    let (t, rules) = session_check(&mut s, s2c, late);
+    assert_eq!(
+        t,
+        Tracked::Answered {
+            method: "server/discover".into()
+        }
+    );
+    assert!(!rules.contains(&Rule::UnknownResponseId), "{rules:?}");
+    // The new session may use id 1 again, with no late answer pending.
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    assert_eq!(session_check(&mut s, c2s, ping), (Tracked::Request, vec![]));
+}
+
+/// Hostile trial (session 9): request 7 cancelled, id 7 reused (allowed in 2026), then the
+/// cancelled request's late answer and the real one. The late answer settled the new
+/// request and the real answer was `unknown-response-id` (the proxy dropped it: the client
+/// never got its reply). Either answer may come first, or the late one never: neither is
+/// judged, and the id is free again afterwards.
+#[test]
+fn cancelled_id_reused_then_late_and_real_answers() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let call = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"a",{META}}}}}"#
+    );
+    let cancel = format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":7,{META}}}}}"#
+    );
+    let answer = r#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","content":[]}}"#;
+    let mut s = Session::new(Profile::V2026_07_28, 16);
+    assert_eq!(
+        session_check(&mut s, c2s, &call),
+        (Tracked::Request, vec![])
+    );
+    assert_eq!(session_check(&mut s, c2s, &cancel).1, vec![]);
+    assert_eq!(
+        session_check(&mut s, c2s, &call),
+        (Tracked::Request, vec![])
+    );
+    assert_eq!(
+        session_check(&mut s, s2c, answer),
+        (Tracked::NotJudged, vec![])
+    );
+    assert_eq!(
+        session_check(&mut s, s2c, answer),
+        (Tracked::NotJudged, vec![])
+    );
+    assert_eq!(s.tracker().in_flight(c2s), 0);
+    // The late answer never came: the entry left is free for reuse, not a duplicate.
+    let mut s = Session::new(Profile::V2026_07_28, 16);
+    session_check(&mut s, c2s, &call);
+    session_check(&mut s, c2s, &cancel);
+    session_check(&mut s, c2s, &call);
+    assert_eq!(
+        session_check(&mut s, s2c, answer),
+        (Tracked::NotJudged, vec![])
+    );
+    assert_eq!(
+        session_check(&mut s, c2s, &call),
+        (Tracked::Request, vec![])
+    );
+    // Without a cancel, a second answer is still unknown.
+    let mut s = Session::new(Profile::V2026_07_28, 16);
+    session_check(&mut s, c2s, &call);
+    assert_eq!(
+        session_check(&mut s, s2c, answer).0,
+        Tracked::Answered {
+            method: "tools/call".into()
+        }
+    );
+    assert_eq!(
+        session_check(&mut s, s2c, answer),
+        (Tracked::UnknownId, vec![Rule::UnknownResponseId])
+    );
+}
+
+/// Hostile trial (session 9): string ids over `ID_KEY_MAX` bytes are keyed by a digest, but
+/// `notifications/cancelled` keyed its `requestId` by the text, so the cancel missed and the
+/// reused id was a `duplicate-request-id` (129 bytes; 128 worked).
+#[test]
+fn cancel_of_a_long_string_id() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    for n in [super::msg::ID_KEY_MAX, super::msg::ID_KEY_MAX + 1] {
+        let id = "i".repeat(n);
+        let call = format!(
+            r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"name":"a",{META}}}}}"#
+        );
+        let cancel = format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":"{id}",{META}}}}}"#
+        );
+        let mut s = Session::new(Profile::V2026_07_28, 16);
+        session_check(&mut s, c2s, &call);
+        session_check(&mut s, c2s, &cancel);
+        assert_eq!(
+            session_check(&mut s, c2s, &call),
+            (Tracked::Request, vec![]),
+            "{n}"
+        );
+        let answer = format!(
+            r#"{{"jsonrpc":"2.0","id":"{id}","result":{{"resultType":"complete","content":[]}}}}"#
+        );
+        assert_eq!(session_check(&mut s, s2c, &answer).1, vec![], "{n}");
+    }
+}
+
+/// Gateway trial (session 9): a request `check` rejects stays in flight; a gateway that
+/// answers it itself settles it with `settle_request` (before, only an undocumented replay of
+/// its own reply through `check` did), and a duplicate is reported as such so that the
+/// earlier request's entry is left alone. A rejected response says it answered a request
+/// (`Tracked::Answered`), which `settle_rejected_response` cannot say afterwards.
+#[test]
+fn gateway_settles_what_it_answers() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let mut s = Session::new(Profile::V2026_07_28, 16);
+    let bad = r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}"#;
+    let (t, rules) = session_check(&mut s, c2s, bad);
+    assert_eq!(t, Tracked::Request);
+    assert!(!rules.is_empty());
+    let (t, rules) = session_check(&mut s, c2s, bad);
+    assert_eq!(t, Tracked::DuplicateRequest);
+    assert!(rules.contains(&Rule::DuplicateRequestId), "{rules:?}");
+    assert!(s.settle_request(c2s, b"3"));
+    assert!(!s.settle_request(c2s, b"3"));
+    assert_eq!(s.tracker().in_flight(c2s), 0);
+    let good = format!(r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{{META}}}}}"#);
+    assert_eq!(
+        session_check(&mut s, c2s, &good),
+        (Tracked::Request, vec![])
+    );
+    let no_type = r#"{"jsonrpc":"2.0","id":3,"result":{}}"#;
+    let (t, rules) = session_check(&mut s, s2c, no_type);
+    assert_eq!(
+        t,
+        Tracked::Answered {
+            method: "tools/list".into()
+        }
+    );
+    assert!(rules.contains(&Rule::MissingResultType), "{rules:?}");
+    assert!(!s.settle_rejected_response(s2c, b"3"));
+    let v = Violation::new(Rule::MissingResultType, 0, "no resultType");
+    let r = replacement_reply("3", &v);
+    let body: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(body["id"], 3);
+    assert_eq!(body["error"]["code"], -32603);
+    assert_eq!(
+        body["error"]["message"],
+        "response rejected (missing-result-type: no resultType)"
+    );
+    assert_eq!(r.http_status, 500);
+}
+
+/// `Violation::from_frame_error`: the size limits are answered (-32600, 413), the kinds no
+/// peer can be answered for are not.
+#[test]
+fn frame_errors_that_get_a_reply() {
+    use crate::framing::{FrameError, FrameErrorKind};
+    for kind in FrameErrorKind::ALL {
+        let e = FrameError::new(*kind, 100, 3, 5_000_000);
+        let v = Violation::from_frame_error(&e);
+        assert_eq!(v.is_some(), kind.jsonrpc_code().is_some(), "{kind:?}");
+        if let Some(v) = v {
+            assert_eq!(v.rule, Rule::Core(crate::ErrorKind::FrameTooLarge));
+            assert_eq!((v.offset, v.rule.code()), (0, -32600));
+            assert_eq!(http_status(v.rule), 413);
+            assert_eq!(v.message, kind.message());
+        }
+    }
+    let e = FrameError::new(FrameErrorKind::UnterminatedLine, 0, 1, 3);
+    assert!(Violation::from_frame_error(&e).is_none());
 }

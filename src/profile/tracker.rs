@@ -15,6 +15,14 @@ struct Entry {
     revision: Option<Revision>,
     tasks_declared: bool,
     cancelled: bool,
+    /// The id was reused after a cancelled request: that request's late response may come
+    /// too, so the next response with this id may answer either request.
+    late_possible: bool,
+    /// A response with this id already came while `late_possible` was set: the one left
+    /// may answer either request (or never come), so it is not judged.
+    unsure: bool,
+    /// Sent before the last [`Tracker::reset`] (an earlier session): its id is free again.
+    earlier_session: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -149,11 +157,20 @@ impl Tracker {
         }
     }
 
-    /// Forgets every in-flight request (a legacy `initialize` starts a new session).
+    /// Starts a new session (a legacy `initialize`): forgets the completed request ids that
+    /// legacy revisions forbid reusing within a session, and treats the requests in flight as
+    /// cancelled: their responses are still accepted (a client falls back to `initialize`
+    /// after a `server/discover` probe that failed or timed out, and the probe's answer can
+    /// arrive later), they may stay unanswered, and their ids may be used again.
     pub fn reset(&mut self) {
-        self.client = Side::default();
-        self.server = Side::default();
-        self.evicted = 0;
+        for side in [&mut self.client, &mut self.server] {
+            side.used.clear();
+            side.used_order.clear();
+            for e in side.map.values_mut() {
+                e.cancelled = true;
+                e.earlier_session = true;
+            }
+        }
     }
 
     /// Records a request sent on `dir` under revision `revision` (`None` = legacy union);
@@ -173,7 +190,7 @@ impl Tracker {
         };
         let verdict = match side.map.get(&key) {
             Some(e) if !e.cancelled => RequestId::InFlight,
-            Some(_) if legacy(revision) => RequestId::Reused,
+            Some(e) if legacy(revision) && !e.earlier_session => RequestId::Reused,
             _ if legacy(revision) && side.used.contains(&key) => RequestId::Reused,
             _ => RequestId::Fresh,
         };
@@ -191,6 +208,8 @@ impl Tracker {
             side.order.push_back(key.clone());
         }
         if verdict != RequestId::InFlight {
+            // Reusing the id of a cancelled request: its late response may still come.
+            let late_possible = side.map.get(&key).is_some_and(|e| e.cancelled);
             side.map.insert(
                 key,
                 Entry {
@@ -198,6 +217,9 @@ impl Tracker {
                     revision,
                     tasks_declared,
                     cancelled: false,
+                    late_possible,
+                    unsure: false,
+                    earlier_session: false,
                 },
             );
         }
@@ -216,10 +238,25 @@ impl Tracker {
         let Some(side) = self.side(dir.reverse()) else {
             return Response::NotTracked;
         };
+        if let Some(e) = side.map.get_mut(key)
+            && e.late_possible
+        {
+            // The late response to the cancelled request or the answer to this one: keep the
+            // entry for the other, which may never come (so the id may be reused), and judge
+            // neither (regression: a cancel, the id reused, the late answer settled the new
+            // request and the real answer was reported unknown and dropped by the proxy).
+            e.late_possible = false;
+            e.cancelled = true;
+            e.unsure = true;
+            return Response::NotTracked;
+        }
         match side.map.remove(key) {
             Some(e) => {
                 if legacy(e.revision) {
                     side.remember_used(key.to_owned(), max);
+                }
+                if e.unsure {
+                    return Response::NotTracked;
                 }
                 Response::Matched {
                     method: e.method,

@@ -4,7 +4,7 @@ use super::meta;
 use super::methods::{self, Lookup};
 use super::msg::{self, Kind, Msg};
 use super::tracker::{RequestId, Response, Tracker};
-use super::{Direction, Era, Profile, Revision, Rule, Validator, Violation};
+use super::{Direction, Era, Profile, Revision, Rule, Tracked, Validator, Violation};
 use crate::envelope::Shape;
 use crate::error::ErrorKind;
 
@@ -34,19 +34,20 @@ fn batch_allowed(profile: Profile) -> bool {
     )
 }
 
+/// Checks one message; with a tracker, records it there and says what the tracker made of it.
 pub(crate) fn check(
     v: &mut Validator,
     m: &Msg<'_>,
     mut tracked: Option<(&mut Tracker, Direction)>,
     out: &mut Vec<Violation>,
-) {
+) -> Tracked {
     if m.shape == Shape::Batch {
         check_batch(v, m, tracked, out);
-        return;
+        return Tracked::Untracked;
     }
     if let Some(e) = m.invalid {
         out.push(Violation::from_error(&e));
-        return;
+        return Tracked::Untracked;
     }
     if m.shape == Shape::Invalid {
         push(
@@ -55,8 +56,9 @@ pub(crate) fn check(
             0,
             "not a valid JSON-RPC message",
         );
-        return;
+        return Tracked::Untracked;
     }
+    let mut outcome = Tracked::Untracked;
 
     // Match responses first: a response is judged under its request's revision.
     let mut request: Option<Request> = None;
@@ -71,22 +73,28 @@ pub(crate) fn check(
                     revision,
                     tasks_declared,
                 } => {
+                    outcome = Tracked::Answered {
+                        method: method.clone(),
+                    };
                     request = Some(Request {
                         method,
                         revision,
                         tasks_declared,
                     })
                 }
-                Response::Unknown => push(
-                    out,
-                    Rule::UnknownResponseId,
-                    m.id.map_or(0, |s| s.start()),
-                    format!(
-                        "response id {} matches no in-flight request",
-                        m.id_text().unwrap_or("?")
-                    ),
-                ),
-                Response::NotTracked => {}
+                Response::Unknown => {
+                    outcome = Tracked::UnknownId;
+                    push(
+                        out,
+                        Rule::UnknownResponseId,
+                        m.id.map_or(0, |s| s.start()),
+                        format!(
+                            "response id {} matches no in-flight request",
+                            m.id_text().unwrap_or("?")
+                        ),
+                    )
+                }
+                Response::NotTracked => outcome = Tracked::NotJudged,
             }
         }
     }
@@ -141,14 +149,21 @@ pub(crate) fn check(
     if let Some((t, dir)) = tracked {
         match m.shape {
             Shape::Request => {
-                if m.method.as_deref() == Some("initialize") {
-                    // A legacy `initialize` starts a new session: ids may start over.
+                if m.method.as_deref() == Some("initialize") && rev.is_none_or(|r| !r.is_modern()) {
+                    // A legacy `initialize` starts a new session: ids may start over. Under
+                    // 2026-07-28 `initialize` is a removed method and starts nothing.
                     t.reset();
                 }
                 if let (Some(key), Some(method)) = (m.id_key(), m.method.as_deref()) {
                     let id_off = m.id.map_or(0, |s| s.start());
                     let id = m.id_text().unwrap_or("?");
-                    match t.on_request(dir, key, method, rev, declares_tasks(m)) {
+                    let verdict = t.on_request(dir, key, method, rev, declares_tasks(m));
+                    outcome = if verdict == RequestId::InFlight {
+                        Tracked::DuplicateRequest
+                    } else {
+                        Tracked::Request
+                    };
+                    match verdict {
                         RequestId::Fresh => {}
                         RequestId::InFlight => push(
                             out,
@@ -170,7 +185,7 @@ pub(crate) fn check(
             Shape::Notification if m.method.as_deref() == Some("notifications/cancelled") => {
                 if let Some(s) = m.param("requestId") {
                     let key = match m.kind_at(s) {
-                        Some(Kind::String) => m.str_at(s).map(|d| format!("s:{d}")),
+                        Some(Kind::String) => m.str_at(s).map(|d| msg::str_id_key(&d)),
                         Some(Kind::Number) => std::str::from_utf8(s.slice(m.frame))
                             .ok()
                             .map(|n| format!("n:{n}")),
@@ -184,6 +199,7 @@ pub(crate) fn check(
             _ => {}
         }
     }
+    outcome
 }
 
 /// The request a response answers (from the tracker).

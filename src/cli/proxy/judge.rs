@@ -20,9 +20,9 @@
 //! action `forwarded`.
 
 use mcpwire::codec::FrameFault;
-use mcpwire::error::{ErrorKind, INTERNAL_ERROR};
 use mcpwire::profile::{
-    Direction, Profile, Rule, Session, Violation, check_headers, error_reply, error_reply_for_frame,
+    Direction, Profile, Session, Tracked, Violation, check_headers, error_reply,
+    error_reply_for_frame, replacement_reply,
 };
 use mcpwire::{Envelope, Shape};
 
@@ -162,9 +162,7 @@ impl Judge {
             .or_default() += 1;
         let (kind, code, at, message, violation) = match fault {
             FrameFault::Framing(e) => {
-                let v = (e.kind().error_kind() == Some(ErrorKind::FrameTooLarge)).then(|| {
-                    Violation::new(Rule::Core(ErrorKind::FrameTooLarge), 0, e.kind().message())
-                });
+                let v = Violation::from_frame_error(&e);
                 (
                     e.kind().name(),
                     e.kind().jsonrpc_code(),
@@ -201,7 +199,7 @@ impl Judge {
                 (Direction::ServerToClient, Some(v))
                     if id.is_some_and(|i| session.settle_rejected_response(dir, i.as_bytes())) =>
                 {
-                    Action::Replace(replacement(id.unwrap_or_default(), &v))
+                    Action::Replace(replacement_reply(id.unwrap_or_default(), &v).body)
                 }
                 _ => Action::Drop,
             }
@@ -251,7 +249,7 @@ impl Judge {
         }
         let mut out = std::mem::take(&mut self.scratch);
         out.clear();
-        session.check(dir, env, &mut out);
+        let tracked = session.check(dir, env, &mut out);
         if let Some(h) = headers {
             check_headers(h, env, &mut out);
         }
@@ -263,7 +261,7 @@ impl Judge {
         let action = if self.monitor {
             Action::Forward
         } else {
-            self.reject(session, dir, env, &out)
+            self.reject(session, dir, env, &tracked, &out)
         };
         self.count_action(dir, &action, true);
         for v in &out {
@@ -298,6 +296,7 @@ impl Judge {
         session: &mut Session,
         dir: Direction,
         env: &Envelope<'_>,
+        tracked: &Tracked,
         out: &[Violation],
     ) -> Action {
         let first = &out[0];
@@ -311,14 +310,13 @@ impl Judge {
         match env.shape() {
             Shape::Request => {
                 let r = error_reply(Some(env), first);
-                // Let the tracker see the reply, so the request is no longer in flight
-                // (unless its id was a duplicate: then the in-flight entry is the earlier
-                // request's, which still awaits the real response).
-                if !out.iter().any(|v| v.rule == Rule::DuplicateRequestId)
-                    && let Ok(reply) = mcpwire::parse(&r.body)
+                // Answered here: the request is no longer in flight (unless its id was a
+                // duplicate: then the in-flight entry is the earlier request's, which still
+                // awaits the real response).
+                if *tracked == Tracked::Request
+                    && let Some(id) = env.id_raw()
                 {
-                    let mut ignored = Vec::new();
-                    session.check(dir.reverse(), &reply, &mut ignored);
+                    session.settle_request(dir, id.as_bytes());
                 }
                 Action::Reply {
                     body: r.body,
@@ -326,13 +324,14 @@ impl Judge {
                 }
             }
             Shape::Notification => Action::Drop,
-            Shape::Result | Shape::Error => {
-                let unknown = out.iter().any(|v| v.rule == Rule::UnknownResponseId);
-                match env.id_raw() {
-                    Some(id) if !unknown => Action::Replace(replacement(id, first)),
-                    _ => Action::Drop,
+            // A rejected response that answered a request in flight (or may have): that
+            // request gets a -32603 error instead of no answer.
+            Shape::Result | Shape::Error => match (tracked, env.id_raw()) {
+                (Tracked::Answered { .. } | Tracked::NotJudged, Some(id)) => {
+                    Action::Replace(replacement_reply(id, first).body)
                 }
-            }
+                _ => Action::Drop,
+            },
             Shape::Batch | Shape::Invalid if dir == Direction::ClientToServer => {
                 let r = error_reply(Some(env), first);
                 Action::Reply {
@@ -344,7 +343,7 @@ impl Judge {
             // a request in flight: that request gets a -32603 error instead of no answer.
             Shape::Invalid if env.method_span().is_none() => match env.id_raw() {
                 Some(id) if session.settle_rejected_response(dir, id.as_bytes()) => {
-                    Action::Replace(replacement(id, first))
+                    Action::Replace(replacement_reply(id, first).body)
                 }
                 _ => Action::Drop,
             },
@@ -373,26 +372,4 @@ fn action_name(a: &Action) -> &'static str {
         Action::Replace(_) => "replaced",
         Action::Drop => "dropped",
     }
-}
-
-/// The `-32603` error response that replaces a rejected response with raw id text `id`.
-fn replacement(id: &str, v: &Violation) -> Vec<u8> {
-    let message = format!(
-        "mcpwire proxy: response rejected ({}: {})",
-        v.rule.name(),
-        v.message
-    );
-    let mut body = Vec::with_capacity(80 + message.len());
-    body.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    body.extend_from_slice(id.as_bytes());
-    body.extend_from_slice(br#","error":{"code":"#);
-    body.extend_from_slice(INTERNAL_ERROR.to_string().as_bytes());
-    body.extend_from_slice(br#","message":"#);
-    body.extend_from_slice(
-        serde_json::to_string(&message)
-            .unwrap_or_else(|_| "\"response rejected\"".to_owned())
-            .as_bytes(),
-    );
-    body.extend_from_slice(b"}}");
-    body
 }
