@@ -707,11 +707,10 @@ impl SseCodec {
                 retry: ev.retry(),
                 offset: ev.offset(),
                 line: ev.line(),
-                first_data: ev.data_position(0),
-                more_data: if ev.data_lines() > 1 {
-                    ev.data_line_starts().skip(1).collect()
-                } else {
-                    Box::default()
+                first_data: ev.first_data(),
+                more_data: match ev.more_data() {
+                    [] => Box::default(),
+                    more => more.into(),
                 },
             },
         };

@@ -200,6 +200,14 @@ impl<'a> SseEvent<'a> {
     pub fn data_position(&self, at: usize) -> Option<StreamPos> {
         data_position(self.first_data, self.more_data, self.data.len(), at)
     }
+    /// Where the first `data:` value starts (the position of data byte 0).
+    pub(crate) fn first_data(&self) -> Option<StreamPos> {
+        self.first_data
+    }
+    /// Where the second and later `data:` values start.
+    pub(crate) fn more_data(&self) -> &'a [DataLineStart] {
+        self.more_data
+    }
     /// Where each `data:` value starts, in order (one item per [`data_lines`](Self::data_lines)):
     /// what [`data_position`](Self::data_position) reads, for callers that keep the mapping
     /// after the event is gone.

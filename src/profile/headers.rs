@@ -74,16 +74,75 @@ fn find<'h>(
     name: &str,
     same: fn(&str, &str) -> bool,
 ) -> Result<Option<&'h str>, Conflict<'h>> {
-    let mut values = headers
+    let values: Vec<&'h str> = headers
         .iter()
         .filter(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, v)| *v);
-    let Some(first) = values.next() else {
+        .map(|(_, v)| *v)
+        .collect();
+    if values.is_empty() {
         return Ok(None);
-    };
-    match values.find(|v| !same(first, v)) {
+    }
+    first_value(&values, same).map(Some)
+}
+
+/// The first of the values of one header, or the first two that differ (`same` decides).
+fn first_value<'h>(
+    values: &[&'h str],
+    same: fn(&str, &str) -> bool,
+) -> Result<&'h str, Conflict<'h>> {
+    let first = values[0];
+    match values[1..].iter().find(|v| !same(first, v)) {
         Some(other) => Err((first, other)),
-        None => Ok(Some(first)),
+        None => Ok(first),
+    }
+}
+
+/// Lower-case prefix of the `Mcp-Param-{Name}` headers.
+const PARAM_PREFIX: &str = "mcp-param-";
+
+/// The `Mcp-Param-*` headers of one request grouped by name (compared case-insensitively), in
+/// order of first occurrence, from one pass: a request with many of them costs linear time
+/// (hostile trial: 80,000 distinct names took 32 s when each name was looked for among the
+/// headers before it).
+struct ParamHeaders<'a, 'h> {
+    /// Each name as first written, with its values in order.
+    groups: Vec<(&'a str, Vec<&'h str>)>,
+    /// Lower-cased name → index in `groups`.
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl<'a, 'h> ParamHeaders<'a, 'h> {
+    fn new(headers: &[(&'a str, &'h str)]) -> Self {
+        let mut groups: Vec<(&'a str, Vec<&'h str>)> = Vec::new();
+        let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for &(n, v) in headers {
+            // `get` rather than indexing: a header name may hold multi-byte characters.
+            let Some(rest) = n.get(PARAM_PREFIX.len()..) else {
+                continue;
+            };
+            if rest.is_empty()
+                || !n
+                    .get(..PARAM_PREFIX.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(PARAM_PREFIX))
+            {
+                continue;
+            }
+            match index.entry(n.to_ascii_lowercase()) {
+                std::collections::hash_map::Entry::Occupied(e) => groups[*e.get()].1.push(v),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(groups.len());
+                    groups.push((n, vec![v]));
+                }
+            }
+        }
+        Self { groups, index }
+    }
+    /// The header `name` (any case), as [`find`] gives it.
+    fn get(&self, name: &str) -> Result<Option<&'h str>, Conflict<'h>> {
+        match self.index.get(&name.to_ascii_lowercase()) {
+            None => Ok(None),
+            Some(&i) => first_value(&self.groups[i].1, same_decoded).map(Some),
+        }
     }
 }
 
@@ -256,26 +315,16 @@ pub(crate) fn check_msg(
     }
 
     // Mcp-Param-*: every present one must decode, and one given twice must keep its value.
-    for (i, (n, v)) in headers.iter().enumerate() {
-        // `get` rather than indexing: a header name may hold multi-byte characters.
-        let Some(rest) = n.get(10..) else { continue };
-        if !n
-            .get(..10)
-            .is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"))
-            || rest.is_empty()
-        {
-            continue;
-        }
+    let param_headers = ParamHeaders::new(headers);
+    for (n, values) in &param_headers.groups {
         // Each name is judged once, at its first occurrence.
-        if headers[..i].iter().any(|(e, _)| e.eq_ignore_ascii_case(n)) {
-            continue;
-        }
-        if let Err(c) = find(&headers[i..], n, same_decoded) {
+        if let Err(c) = first_value(values, same_decoded) {
             push_twice(out, n, moff, c);
             continue;
         }
+        let rest = &n[PARAM_PREFIX.len()..];
         if !params.iter().any(|p| p.header.eq_ignore_ascii_case(rest))
-            && let Err(e) = decode_header_value(v)
+            && let Err(e) = decode_header_value(values[0])
         {
             push(out, Rule::HeaderInvalid, moff, format!("{n}: {e}"));
         }
@@ -290,7 +339,7 @@ pub(crate) fn check_msg(
         });
         let value = value.filter(|s| m.kind_at(*s) != Some(Kind::Null));
         // A value given twice with different values was reported above.
-        let Ok(header) = find(headers, &hname, same_decoded) else {
+        let Ok(header) = param_headers.get(&hname) else {
             continue;
         };
         let off = value.or(args).map_or(moff, |s| s.start());

@@ -657,6 +657,32 @@ fn multibyte_header_names_do_not_panic() {
     assert!(out.is_empty(), "{out:?}");
 }
 
+/// Hostile trial (session 9): each `Mcp-Param-*` header was looked for among the headers
+/// before it, so N distinct names cost O(N²) (80,000 headers, 2 MB: 32 s). Grouped in one
+/// pass now: 200,000 distinct names, plus one name given twice with different values (case
+/// differs) and one that does not decode, are judged at once with the same verdicts.
+#[test]
+fn many_param_headers_are_judged_in_one_pass() {
+    let m = msg_of(header_cases::BODY_CALL.as_bytes());
+    let names: Vec<String> = (0..200_000).map(|i| format!("Mcp-Param-p{i}")).collect();
+    let mut h: Vec<(&str, &str)> = vec![
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "get_weather"),
+    ];
+    h.extend(names.iter().map(|n| (n.as_str(), "1")));
+    h.push(("mcp-param-P7", "2"));
+    h.push(("Mcp-Param-bad", "=?base64?%%%?="));
+    let mut out = Vec::new();
+    headers::check_msg(&h, &m, &[], &mut out);
+    let got: Vec<(Rule, &str)> = out.iter().map(|v| (v.rule, v.message.as_str())).collect();
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0].0, Rule::HeaderMismatch);
+    assert!(got[0].1.starts_with("Mcp-Param-p7 header given twice"), "{got:?}");
+    assert_eq!(got[1].0, Rule::HeaderInvalid);
+    assert!(got[1].1.starts_with("Mcp-Param-bad: "), "{got:?}");
+}
+
 /// Wrong-direction messages spell the directions out (a fresh user read `c2s` as jargon).
 #[test]
 fn wrong_direction_message_names_both_directions() {
