@@ -494,8 +494,21 @@ pub struct SseFrame {
     first_data: Option<StreamPos>,
     /// Where the later `data:` values start (empty for one line: no allocation).
     more_data: Box<[DataLineStart]>,
-    error: Option<FrameError>,
-    message: Option<Result<OwnedEnvelope, Error>>,
+    content: SseContent,
+}
+
+/// What an [`SseFrame`] carries besides its fields (one enum, not two options: the item is
+/// moved by value through `FramedRead`, so its size counts).
+#[derive(Clone, Debug)]
+enum SseContent {
+    /// Not parsed: an event to encode, a codec that does not parse, or not a message event.
+    None,
+    /// An error item.
+    Framing(FrameError),
+    /// A message event and its envelope.
+    Parsed(OwnedEnvelope),
+    /// A message event the parser rejected.
+    Faulty(Error),
 }
 
 impl SseFrame {
@@ -514,7 +527,7 @@ impl SseFrame {
     /// [`SseEvent::is_message`](crate::framing::sse::SseEvent::is_message).
     pub fn is_message(&self) -> bool {
         !self.data.is_empty()
-            && self.error.is_none()
+            && !matches!(self.content, SseContent::Framing(_))
             && event_type(self.event.as_deref()) == b"message"
     }
     /// The `event:` value.
@@ -555,17 +568,21 @@ impl SseFrame {
     }
     /// The framing error of an error item (oversize, unterminated event).
     pub fn error(&self) -> Option<FrameError> {
-        self.error
+        match self.content {
+            SseContent::Framing(e) => Some(e),
+            _ => None,
+        }
     }
     /// The parsed envelope of a message event ([`is_message`](Self::is_message));
     /// `Some(Err(FrameFault::Framing(..)))` for an error item (oversize or unterminated
     /// event); `None` for other events (priming events, other event types) and when the codec
     /// does not parse.
     pub fn envelope(&self) -> Option<Result<&OwnedEnvelope, FrameFault>> {
-        match &self.message {
-            None => self.error.map(|e| Err(FrameFault::Framing(e))),
-            Some(Ok(env)) => Some(Ok(env)),
-            Some(Err(e)) => Some(Err(FrameFault::Envelope(*e))),
+        match &self.content {
+            SseContent::None => None,
+            SseContent::Framing(e) => Some(Err(FrameFault::Framing(*e))),
+            SseContent::Parsed(env) => Some(Ok(env)),
+            SseContent::Faulty(e) => Some(Err(FrameFault::Envelope(*e))),
         }
     }
     /// Builds an event to encode.
@@ -580,8 +597,7 @@ impl SseFrame {
             line: 0,
             first_data: None,
             more_data: Box::default(),
-            error: None,
-            message: None,
+            content: SseContent::None,
         }
     }
     /// Sets the `event:` field.
@@ -604,7 +620,7 @@ impl SseFrame {
         f.has_data = false;
         f.offset = e.offset();
         f.line = e.line();
-        f.error = Some(e);
+        f.content = SseContent::Framing(e);
         f
     }
 }
@@ -756,11 +772,14 @@ impl SseCodec {
                         (joined.unwrap_or_default(), id)
                     }
                 };
-                let message = match &self.parser {
+                let content = match &self.parser {
                     Some(p) if !data.is_empty() && event_type(event.as_deref()) == b"message" => {
-                        Some(OwnedEnvelope::parse(p, data.clone()).map_err(|(_, e)| e))
+                        match OwnedEnvelope::parse(p, data.clone()) {
+                            Ok(env) => SseContent::Parsed(env),
+                            Err((_, e)) => SseContent::Faulty(e),
+                        }
                     }
-                    _ => None,
+                    _ => SseContent::None,
                 };
                 Some(SseFrame {
                     data,
@@ -772,8 +791,7 @@ impl SseCodec {
                     line,
                     first_data,
                     more_data,
-                    error: None,
-                    message,
+                    content,
                 })
             }
         }
@@ -814,7 +832,7 @@ impl Encoder<&SseFrame> for SseCodec {
     /// cannot round-trip and are [`FrameErrorKind::UnencodableFrame`], as is an error item
     /// (an oversize or unterminated event: it has no event to write).
     fn encode(&mut self, item: &SseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
-        if item.error.is_some() || memchr::memchr(b'\r', &item.data).is_some() {
+        if item.error().is_some() || memchr::memchr(b'\r', &item.data).is_some() {
             return Err(unencodable(item.data.len()));
         }
         dst.reserve(item.data.len() + 32);

@@ -678,7 +678,10 @@ fn many_param_headers_are_judged_in_one_pass() {
     let got: Vec<(Rule, &str)> = out.iter().map(|v| (v.rule, v.message.as_str())).collect();
     assert_eq!(got.len(), 2, "{got:?}");
     assert_eq!(got[0].0, Rule::HeaderMismatch);
-    assert!(got[0].1.starts_with("Mcp-Param-p7 header given twice"), "{got:?}");
+    assert!(
+        got[0].1.starts_with("Mcp-Param-p7 header given twice"),
+        "{got:?}"
+    );
     assert_eq!(got[1].0, Rule::HeaderInvalid);
     assert!(got[1].1.starts_with("Mcp-Param-bad: "), "{got:?}");
 }
