@@ -125,6 +125,11 @@ rules! {
     /// `"id": null` on an error response (2026-07-28 models an unreadable id as absent).
     NullErrorId => "null-error-id", INVALID_REQUEST,
         "§2.1 ([TS] JSONRPCErrorResponse.id?: RequestId)";
+    /// An error response without `id` under 2024-11-05, 2025-03-26 or 2025-06-18, whose
+    /// schemas require it (`"id": null` when the request's id was unreadable, as base
+    /// JSON-RPC says); 2025-11-25 and 2026-07-28 make it optional.
+    MissingErrorId => "missing-error-id", INVALID_REQUEST,
+        "§1 (Error response id: required [TS-1105 schema], [B-0326], [B-0618]; [JSONRPC] §5)";
     // ---- methods and direction ----
     /// A request for a method 2026-07-28 does not define (legacy profiles treat the method
     /// set as open and do not report this).

@@ -161,6 +161,14 @@ fn rows() -> Vec<Row> {
             r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#,
             r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#,
         ),
+        // Hostile trial (session 9): legacy error responses without `id` passed.
+        r(
+            Rule::MissingErrorId,
+            V2025_06_18,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}}"#,
+        ),
         r(
             Rule::UnknownMethod,
             V2026_07_28,
@@ -985,4 +993,42 @@ fn frame_errors_that_get_a_reply() {
     }
     let e = FrameError::new(FrameErrorKind::UnterminatedLine, 0, 1, 3);
     assert!(Violation::from_frame_error(&e).is_none());
+}
+
+/// Hostile trial (session 9), three false accepts: under `auto` a batch of one 2026-07-28
+/// request at stream start, and a first request whose `_meta` protocolVersion is not a
+/// string (judged legacy); with the Tasks extension, any `io.modelcontextprotocol/*` `_meta`
+/// key (the extension defines none).
+#[test]
+fn auto_era_and_tasks_extension_false_accepts() {
+    let c2s = Direction::ClientToServer;
+    let modern = format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{{META}}}}}"#);
+    let mut v = Validator::new(Profile::Auto, c2s);
+    let got = rules_of(&judge(&mut v, None, format!("[{modern}]").as_bytes()));
+    assert_eq!(got, [Rule::Core(crate::ErrorKind::Batch)]);
+    // A legacy batch still passes under `auto` (2025-03-26 allows batches).
+    let mut v = Validator::new(Profile::Auto, c2s);
+    let legacy = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]"#;
+    assert_eq!(judge(&mut v, None, legacy), vec![]);
+
+    let pv5 = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":5}}}"#;
+    let mut v = Validator::new(Profile::Auto, c2s);
+    let got = rules_of(&judge(&mut v, None, pv5));
+    assert!(got.contains(&Rule::ReservedMetaValue), "{got:?}");
+    assert!(got.contains(&Rule::MissingClientCapabilities), "{got:?}");
+    assert_eq!(v.revision(), Some("2026-07-28"));
+
+    let keys = br#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/anything":1,"io.modelcontextprotocol/related-task":{}}}}"#;
+    for tasks in [false, true] {
+        let mut v = Validator::new(Profile::V2026_07_28, c2s);
+        if tasks {
+            v.enable_tasks_extension();
+        }
+        let got = rules_of(&judge(&mut v, None, keys));
+        assert_eq!(
+            got,
+            [Rule::ReservedMetaKey, Rule::ReservedMetaKey],
+            "tasks {tasks}"
+        );
+    }
 }

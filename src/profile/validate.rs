@@ -144,7 +144,7 @@ pub(crate) fn check(
         Shape::Error => check_error(m, rev, dir, out),
         _ => {}
     }
-    check_meta_keys(m, rev, v.tasks_extension, out);
+    check_meta_keys(m, rev, out);
 
     if let Some((t, dir)) = tracked {
         match m.shape {
@@ -266,6 +266,16 @@ fn check_batch(
             }
         }
     }
+    if v.profile == Profile::Auto && v.era == Era::Modern {
+        // An element showed the modern era, which has no batches (hostile trial: a batch of
+        // one 2026-07-28 request at stream start passed under `auto`).
+        push(
+            out,
+            Rule::Core(ErrorKind::Batch),
+            start,
+            "JSON-RPC batches are not allowed in 2026-07-28 traffic",
+        );
+    }
     if !any {
         push(
             out,
@@ -295,10 +305,14 @@ fn effective_revision(
     };
     match m.shape {
         Shape::Request => {
-            if let Some(s) = m.meta_get(meta::PROTOCOL_VERSION)
-                && let Some(pv) = m.str_at(s)
-            {
-                let rev = Revision::from_version(&pv).unwrap_or(Revision::V2026_07_28);
+            if let Some(s) = m.meta_get(meta::PROTOCOL_VERSION) {
+                // The key alone marks a modern request (spec digest §8), whatever its value: a
+                // value that is not a string is then reported under 2026-07-28 (hostile
+                // trial: `"protocolVersion": 5` on a first frame was judged legacy, valid).
+                let rev = m
+                    .str_at(s)
+                    .and_then(|pv| Revision::from_version(&pv))
+                    .unwrap_or(Revision::V2026_07_28);
                 v.era = if rev.is_modern() {
                     Era::Modern
                 } else {
@@ -662,6 +676,22 @@ fn check_error(m: &Msg<'_>, rev: Option<Revision>, dir: Direction, out: &mut Vec
             "\"id\": null; 2026-07-28 omits the id when the request's id was unreadable",
         );
     }
+    if m.id.is_none()
+        && matches!(
+            rev,
+            Some(Revision::V2024_11_05 | Revision::V2025_03_26 | Revision::V2025_06_18)
+        )
+    {
+        push(
+            out,
+            Rule::MissingErrorId,
+            0,
+            format!(
+                "error response without \"id\"; {} requires it (\"id\": null when the request's id was unreadable)",
+                rev.map_or("legacy", Revision::as_str)
+            ),
+        );
+    }
     let Some((code, s)) = m.error_code() else {
         return;
     };
@@ -694,7 +724,7 @@ fn check_error(m: &Msg<'_>, rev: Option<Revision>, dir: Direction, out: &mut Vec
     );
 }
 
-fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, tasks_ext: bool, out: &mut Vec<Violation>) {
+fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>) {
     let Some(meta_span) = m.meta else { return };
     let strict = rev == Some(Revision::V2026_07_28);
     for mem in crate::envelope::members(m.frame, meta_span) {
@@ -747,10 +777,10 @@ fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, tasks_ext: bool, out: &mu
                 format!("_meta key {key:?} breaks the key grammar"),
             ),
             Some((labels, _)) => {
-                if meta::is_reserved_prefix(r, &labels)
-                    && !meta::is_defined(r, key)
-                    && !(strict && tasks_ext && key.starts_with("io.modelcontextprotocol/"))
-                {
+                // The Tasks extension defines methods and a result type, no `_meta` key: with
+                // it declared, unknown reserved keys are still reported (hostile trial: every
+                // `io.modelcontextprotocol/*` key passed, `related-task` of 2025-11-25 too).
+                if meta::is_reserved_prefix(r, &labels) && !meta::is_defined(r, key) {
                     push(
                         out,
                         Rule::ReservedMetaKey,
