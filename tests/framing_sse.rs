@@ -5,7 +5,7 @@
 mod framing_common;
 
 use framing_common::*;
-use mcpwire::framing::sse::{SseEvent, SseFramer, position_in_data};
+use mcpwire::framing::sse::{MAX_DATA_LINE_STARTS, SseEvent, SseFramer, position_in_data};
 use mcpwire::framing::{FrameErrorKind, Status, StreamPos};
 
 /// Where each line of `input` starts (CR, LF and CRLF end a line; a BOM is part of line 1).
@@ -48,7 +48,17 @@ fn check_positions(input: &[u8], starts: &[usize], ev: &SseEvent<'_>) {
         return;
     }
     let lines: Vec<_> = ev.data_line_starts().collect();
-    assert_eq!(lines.len(), ev.data_lines() as usize);
+    // Past `MAX_DATA_LINE_STARTS` the first value not kept has line 0, and positions stop.
+    let cut = lines
+        .iter()
+        .find(|d| d.pos.line == 0)
+        .map_or(usize::MAX, |d| d.at);
+    let kept = if cut == usize::MAX {
+        ev.data_lines() as usize
+    } else {
+        MAX_DATA_LINE_STARTS + 2
+    };
+    assert_eq!(lines.len(), kept);
     let mut ats: Vec<usize> = if len <= 4096 {
         (0..=len).collect()
     } else {
@@ -58,6 +68,14 @@ fn check_positions(input: &[u8], starts: &[usize], ev: &SseEvent<'_>) {
         ats.extend([d.at.saturating_sub(1), d.at, (d.at + 1).min(len)]);
     }
     for at in ats {
+        if at >= cut {
+            assert_eq!(
+                ev.data_position(at),
+                None,
+                "data byte {at} past the kept starts"
+            );
+            continue;
+        }
         let p = ev.data_position(at).expect("position inside the data");
         assert_eq!(position_in_data(&lines, len, at), Some(p));
         let o = p.offset as usize;
@@ -263,6 +281,47 @@ fn data_positions_of_joined_values_split_everywhere() {
         "the CR ending line 1"
     );
     same_at_every_split(input, &items);
+}
+
+/// Memory bound of the data positions (review, session 9): each `data:` line kept a 32-byte
+/// start, so a 4 MiB event of empty `data:` lines held 128 MiB of positions. At most
+/// `MAX_DATA_LINE_STARTS` later starts are kept: positions are exact through the last kept
+/// line (boundary: one line more or fewer), unknown past it.
+#[test]
+fn data_line_starts_are_bounded() {
+    for lines in [
+        MAX_DATA_LINE_STARTS,
+        MAX_DATA_LINE_STARTS + 1,
+        MAX_DATA_LINE_STARTS + 2,
+        100_000,
+    ] {
+        let input = format!("{}\n", "data:\n".repeat(lines));
+        let (items, _) = feed(input.as_bytes(), &[input.len()], BIG, BIG + 64);
+        assert_eq!(items.len(), 1);
+        let mut f = SseFramer::new();
+        let d = f.finish(input.as_bytes());
+        let Status::Complete(Ok(ev)) = d.status else {
+            panic!("{:?}", d.status)
+        };
+        let starts: Vec<_> = ev.data_line_starts().collect();
+        let unknown = starts.iter().filter(|d| d.pos.line == 0).count();
+        assert_eq!(starts.len(), lines.min(MAX_DATA_LINE_STARTS + 2), "{lines}");
+        assert_eq!(
+            unknown,
+            usize::from(lines > MAX_DATA_LINE_STARTS + 1),
+            "{lines}"
+        );
+        // The last kept value: line MAX + 1, at index MAX in the data (one LF per line).
+        let last = MAX_DATA_LINE_STARTS.min(lines - 1);
+        let p = ev.data_position(last).unwrap();
+        assert_eq!(
+            (p.line, p.col, p.offset),
+            (last as u64 + 1, 6, 6 * last as u64 + 5)
+        );
+        if lines > MAX_DATA_LINE_STARTS + 1 {
+            assert_eq!(ev.data_position(MAX_DATA_LINE_STARTS + 1), None);
+        }
+    }
 }
 
 #[test]

@@ -137,7 +137,9 @@ impl Frame<'_> {
     }
     /// Maps a frame-relative byte offset to (absolute offset, line, column); exact for every
     /// transport, joined SSE data included (the LF joining two `data:` values maps to the
-    /// first one's line end).
+    /// first one's line end), except in the `data:` values of an SSE event past the first
+    /// [`sse::MAX_DATA_LINE_STARTS`] + 1, whose positions the framer does not keep: there the
+    /// data's own line ends are counted from the first value (approximate).
     pub fn locate(&self, rel: usize) -> (u64, u64, u64) {
         let len = self.bytes.len();
         if let Some(p) = sse::position_in_data(self.data_lines, len, rel.min(len)) {

@@ -77,7 +77,16 @@ pub struct SseEvent<'a> {
     data_lines: u32,
 }
 
+/// How many `data:` value starts one event keeps beyond the first (32 bytes each): an event of
+/// many short `data:` lines would otherwise hold 32 bytes of positions per byte of data (a
+/// 4 MiB event of empty `data:` lines, 128 MiB). Past it, positions are not kept.
+pub const MAX_DATA_LINE_STARTS: usize = 1024;
+
 /// Where one `data:` value starts: its index in the joined data and its place in the stream.
+///
+/// In an event with more than [`MAX_DATA_LINE_STARTS`] + 1 `data:` lines, the start of the
+/// first value not kept has `pos.line == 0` (lines are 1-based): positions from `at` on are
+/// unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DataLineStart {
     /// Index of the value's first byte in the event data (after the LF that joins it to the
@@ -90,7 +99,7 @@ pub struct DataLineStart {
 /// The stream position of byte `at` of an event's data (`len` bytes) whose values start at
 /// `first` and `more`; `at == len` is the position just after the data (the last value's
 /// line end). The LF joining two values maps to the line end of the first. `None` when there
-/// is no data or `at > len`.
+/// is no data, `at > len`, or `at` lies past the kept starts ([`MAX_DATA_LINE_STARTS`]).
 pub(crate) fn data_position(
     first: Option<StreamPos>,
     more: &[DataLineStart],
@@ -106,14 +115,15 @@ pub(crate) fn data_position(
         0 => (0, first),
         i => (more[i - 1].at, more[i - 1].pos),
     };
-    Some(pos.advance((at - start) as u64))
+    // Line 0: the first value whose start was not kept.
+    (pos.line != 0).then(|| pos.advance((at - start) as u64))
 }
 
 /// The stream position of byte `at` of an event's data (`len` bytes), from where its `data:`
 /// values start (`starts`, as collected from [`SseEvent::data_line_starts`] or
 /// `SseFrame::data_line_starts`), for callers that keep the mapping after the event is gone;
-/// the same answer as [`SseEvent::data_position`]. `None` when `starts` is empty or
-/// `at > len`.
+/// the same answer as [`SseEvent::data_position`]. `None` when `starts` is empty, `at > len`
+/// or `at` lies past the kept starts.
 pub fn position_in_data(starts: &[DataLineStart], len: usize, at: usize) -> Option<StreamPos> {
     let (first, more) = starts.split_first()?;
     data_position(Some(first.pos), more, len, at)
@@ -195,8 +205,9 @@ impl<'a> SseEvent<'a> {
     /// exact for joined data too, whatever lines (comments, other fields) came between the
     /// `data:` lines: a value's bytes map into its `data:` line, the LF joining two values to
     /// the first one's line end, and `at == data().len()` to the last value's line end.
-    /// `None` when the event had no `data:` line or `at > data().len()`. Use it to turn a
-    /// frame-relative parse error offset into a stream offset.
+    /// `None` when the event had no `data:` line, `at > data().len()`, or `at` lies in the
+    /// values past the first [`MAX_DATA_LINE_STARTS`] + 1 (positions not kept). Use it to turn
+    /// a frame-relative parse error offset into a stream offset.
     pub fn data_position(&self, at: usize) -> Option<StreamPos> {
         data_position(self.first_data, self.more_data, self.data.len(), at)
     }
@@ -208,9 +219,10 @@ impl<'a> SseEvent<'a> {
     pub(crate) fn more_data(&self) -> &'a [DataLineStart] {
         self.more_data
     }
-    /// Where each `data:` value starts, in order (one item per [`data_lines`](Self::data_lines)):
-    /// what [`data_position`](Self::data_position) reads, for callers that keep the mapping
-    /// after the event is gone.
+    /// Where each `data:` value starts, in order (one item per [`data_lines`](Self::data_lines),
+    /// at most [`MAX_DATA_LINE_STARTS`] + 2, the last of them then with line 0): what
+    /// [`data_position`](Self::data_position) reads, for callers that keep the mapping after
+    /// the event is gone.
     pub fn data_line_starts(&self) -> impl Iterator<Item = DataLineStart> + 'a {
         data_line_starts(self.first_data, self.more_data)
     }
@@ -959,10 +971,7 @@ impl SseFramer {
                     self.joined.clear();
                     self.joined.extend_from_slice(&buf[r]);
                     self.joined.push(b'\n');
-                    self.more_data.push(DataLineStart {
-                        at: self.joined.len(),
-                        pos,
-                    });
+                    self.keep_data_line_start(pos);
                     self.joined.extend_from_slice(&buf[value]);
                     self.data = Data::Joined;
                     if self.joined.len() > self.max_event_len {
@@ -974,10 +983,7 @@ impl SseFramer {
                         return Some(self.event_too_large());
                     }
                     self.joined.push(b'\n');
-                    self.more_data.push(DataLineStart {
-                        at: self.joined.len(),
-                        pos,
-                    });
+                    self.keep_data_line_start(pos);
                     self.joined.extend_from_slice(&buf[value]);
                 }
             }
@@ -1015,6 +1021,24 @@ impl SseFramer {
             _ => {}
         }
         None
+    }
+
+    /// Records where the `data:` value about to be appended to `joined` starts, up to
+    /// [`MAX_DATA_LINE_STARTS`]; then once a start with line 0 (positions not kept).
+    fn keep_data_line_start(&mut self, pos: StreamPos) {
+        let pos = match self.more_data.len() {
+            n if n < MAX_DATA_LINE_STARTS => pos,
+            MAX_DATA_LINE_STARTS => StreamPos {
+                offset: 0,
+                line: 0,
+                col: 0,
+            },
+            _ => return,
+        };
+        self.more_data.push(DataLineStart {
+            at: self.joined.len(),
+            pos,
+        });
     }
 
     /// Any line after the single data line other than another `data:` line or the blank
