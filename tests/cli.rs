@@ -366,6 +366,15 @@ fn sse_multi_line_event_error_is_located_exactly() {
     let text = stdout_of(&["check", "--transport", "sse"], &f, 1);
     assert!(text.contains("multi.sse:4:17: unexpected byte"), "{text}");
     assert!(text.contains("data: \"params\":{,}}"), "{text}");
+    // A last `data` line without colon (an empty value): its snippet shows the field name,
+    // the caret after it (re-trial: the snippet line was empty).
+    let f = temp_file(&dir, "bare.sse", b"data: {\"a\":\r\ndata\r\n\r\n");
+    let text = stdout_of(&["check", "--transport", "sse"], &f, 1);
+    assert!(
+        text.contains("bare.sse:2:5: frame ends inside a JSON value"),
+        "{text}"
+    );
+    assert!(text.contains("2 | data\n"), "{text}");
 }
 
 /// A 2026-07-28 request with the per-request `_meta` envelope.

@@ -86,6 +86,7 @@ pub fn write_violations(
         // and its caret stands at the column the header names.
         let prefix_len = (col as usize).saturating_sub(1 + (rel - ls));
         let prefix = match prefix_len {
+            4 => "data",
             5 => "data:",
             6 => "data: ",
             _ => "",

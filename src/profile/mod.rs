@@ -539,9 +539,10 @@ impl Session {
         let Some(key) = msg::Msg::from_envelope(&env).id_key() else {
             return false;
         };
+        // An ambiguous match (a reused id) still answers a request in flight.
         matches!(
             self.tracker.on_response(dir, &key),
-            tracker::Response::Matched { .. }
+            tracker::Response::Matched { .. } | tracker::Response::Ambiguous
         )
     }
     /// Checks one envelope that flowed in `dir`, appending violations to `out`, and records

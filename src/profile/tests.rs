@@ -1032,3 +1032,63 @@ fn auto_era_and_tasks_extension_false_accepts() {
         );
     }
 }
+
+/// Review re-trial (session 9) of the tracker changes, three sequences:
+/// 1. legacy: request 5, `initialize` (a new session), the late answer to 5, then request 5
+///    in the new session: was `reused-request-id` (the late answer wrote the old session's id
+///    into the new session's used ids);
+/// 2. 2026: a request cancelled and its id reused twice, then three answers: the third was
+///    `unknown-response-id` (one late answer allowed, not one per reuse);
+/// 3. 2026: cancel and reuse, then a malformed answer (`result` and `error`): it answers a
+///    request in flight, so `settle_rejected_response` is true (the proxy replaces it).
+#[test]
+fn tracker_reuse_sequences_from_the_re_trial() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let list = |id: u32| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#);
+    let mut s = Session::new(Profile::V2025_06_18, 16);
+    assert_eq!(
+        session_check(&mut s, c2s, &list(5)),
+        (Tracked::Request, vec![])
+    );
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    assert_eq!(session_check(&mut s, c2s, init), (Tracked::Request, vec![]));
+    let late = r#"{"jsonrpc":"2.0","id":5,"result":{"tools":[]}}"#;
+    assert_eq!(session_check(&mut s, s2c, late).1, vec![]);
+    assert_eq!(
+        session_check(&mut s, c2s, &list(5)),
+        (Tracked::Request, vec![])
+    );
+
+    let modern = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META}}}}}"#);
+    let cancel = format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":1,{META}}}}}"#
+    );
+    let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[]}}"#;
+    let mut s = Session::new(Profile::V2026_07_28, 16);
+    for _ in 0..2 {
+        assert_eq!(
+            session_check(&mut s, c2s, &modern),
+            (Tracked::Request, vec![])
+        );
+        assert_eq!(session_check(&mut s, c2s, &cancel).1, vec![]);
+    }
+    assert_eq!(
+        session_check(&mut s, c2s, &modern),
+        (Tracked::Request, vec![])
+    );
+    for n in 0..3 {
+        assert_eq!(
+            session_check(&mut s, s2c, answer),
+            (Tracked::NotJudged, vec![]),
+            "{n}"
+        );
+    }
+
+    let mut s = Session::new(Profile::V2026_07_28, 16);
+    session_check(&mut s, c2s, &modern);
+    session_check(&mut s, c2s, &cancel);
+    session_check(&mut s, c2s, &modern);
+    let both = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"},"error":{"code":-32603,"message":"x"}}"#;
+    assert_eq!(session_check(&mut s, s2c, both).0, Tracked::Untracked);
+    assert!(s.settle_rejected_response(s2c, b"1"));
+}

@@ -15,9 +15,10 @@ struct Entry {
     revision: Option<Revision>,
     tasks_declared: bool,
     cancelled: bool,
-    /// The id was reused after a cancelled request: that request's late response may come
-    /// too, so the next response with this id may answer either request.
-    late_possible: bool,
+    /// Late responses that may still come for earlier, cancelled requests whose id this
+    /// request reused (each reuse after a cancel adds one): the next responses with this id
+    /// may answer any of them.
+    late_possible: u32,
     /// A response with this id already came while `late_possible` was set: the one left
     /// may answer either request (or never come), so it is not judged.
     unsure: bool,
@@ -79,6 +80,9 @@ pub(crate) enum Response {
     /// No such request in flight (and nothing was evicted or unseen, so the verdict is
     /// sure).
     Unknown,
+    /// A request with this id is in flight, but the response may also answer an earlier,
+    /// cancelled request whose id it reused: not judged.
+    Ambiguous,
     /// Not judged (the table has evicted entries, or requests of that sender may pass
     /// unseen: the request may have been dropped or never seen).
     NotTracked,
@@ -209,7 +213,11 @@ impl Tracker {
         }
         if verdict != RequestId::InFlight {
             // Reusing the id of a cancelled request: its late response may still come.
-            let late_possible = side.map.get(&key).is_some_and(|e| e.cancelled);
+            let late_possible = side
+                .map
+                .get(&key)
+                .filter(|e| e.cancelled)
+                .map_or(0, |e| e.late_possible.saturating_add(1));
             side.map.insert(
                 key,
                 Entry {
@@ -239,24 +247,27 @@ impl Tracker {
             return Response::NotTracked;
         };
         if let Some(e) = side.map.get_mut(key)
-            && e.late_possible
+            && e.late_possible > 0
         {
             // The late response to the cancelled request or the answer to this one: keep the
             // entry for the other, which may never come (so the id may be reused), and judge
             // neither (regression: a cancel, the id reused, the late answer settled the new
             // request and the real answer was reported unknown and dropped by the proxy).
-            e.late_possible = false;
+            e.late_possible -= 1;
             e.cancelled = true;
             e.unsure = true;
-            return Response::NotTracked;
+            return Response::Ambiguous;
         }
         match side.map.remove(key) {
             Some(e) => {
-                if legacy(e.revision) {
+                // An earlier session's id is free in this one (review: the late answer to a
+                // request sent before a legacy `initialize` made the new session's reuse of
+                // its id a `reused-request-id`).
+                if legacy(e.revision) && !e.earlier_session {
                     side.remember_used(key.to_owned(), max);
                 }
                 if e.unsure {
-                    return Response::NotTracked;
+                    return Response::Ambiguous;
                 }
                 Response::Matched {
                     method: e.method,

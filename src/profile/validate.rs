@@ -94,7 +94,7 @@ pub(crate) fn check(
                         ),
                     )
                 }
-                Response::NotTracked => outcome = Tracked::NotJudged,
+                Response::NotTracked | Response::Ambiguous => outcome = Tracked::NotJudged,
             }
         }
     }
