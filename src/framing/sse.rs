@@ -212,10 +212,12 @@ impl<'a> SseEvent<'a> {
         data_position(self.first_data, self.more_data, self.data.len(), at)
     }
     /// Where the first `data:` value starts (the position of data byte 0).
+    #[cfg(feature = "codec")]
     pub(crate) fn first_data(&self) -> Option<StreamPos> {
         self.first_data
     }
     /// Where the second and later `data:` values start.
+    #[cfg(feature = "codec")]
     pub(crate) fn more_data(&self) -> &'a [DataLineStart] {
         self.more_data
     }
