@@ -305,8 +305,7 @@ impl Violation {
     }
     /// The violation a framing error stands for, when a reply is due
     /// ([`FrameErrorKind::jsonrpc_code`](crate::framing::FrameErrorKind::jsonrpc_code) is
-    /// `Some`): the size
-    /// limits (`frame-too-large`, `event-too-large`, `body-too-large`) are
+    /// `Some`): the size limits (`frame-too-large`, `event-too-large`, `body-too-large`) are
     /// [`Rule::Core`]`(`[`ErrorKind::FrameTooLarge`](crate::ErrorKind::FrameTooLarge)`)`
     /// (-32600, HTTP 413 through [`http_status`]) at offset 0 of the discarded frame, with the
     /// framing kind's message. `None` for the kinds no peer can be answered for: a stream

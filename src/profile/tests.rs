@@ -768,6 +768,13 @@ fn settle_rejected_response_matches_in_flight_ids() {
     assert_eq!(s.tracker().in_flight(Direction::ClientToServer), 0);
 }
 
+/// A 2026-07-28 `notifications/cancelled` for `request_id` (its JSON text).
+fn cancel_of(request_id: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{request_id},{META}}}}}"#
+    )
+}
+
 /// Runs one frame through a [`Session`]: its tracker outcome and the rules it broke.
 fn session_check(s: &mut Session, dir: Direction, frame: &str) -> (Tracked, Vec<Rule>) {
     let env = crate::parse(frame.as_bytes()).unwrap();
@@ -849,9 +856,7 @@ fn cancelled_id_reused_then_late_and_real_answers() {
     let call = format!(
         r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"a",{META}}}}}"#
     );
-    let cancel = format!(
-        r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":7,{META}}}}}"#
-    );
+    let cancel = cancel_of("7");
     let answer = r#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","content":[]}}"#;
     let mut s = Session::new(Profile::V2026_07_28, 16);
     assert_eq!(
@@ -911,9 +916,7 @@ fn cancel_of_a_long_string_id() {
         let call = format!(
             r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"name":"a",{META}}}}}"#
         );
-        let cancel = format!(
-            r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":"{id}",{META}}}}}"#
-        );
+        let cancel = cancel_of(&format!("{id:?}"));
         let mut s = Session::new(Profile::V2026_07_28, 16);
         session_check(&mut s, c2s, &call);
         session_check(&mut s, c2s, &cancel);
@@ -1060,9 +1063,7 @@ fn tracker_reuse_sequences_from_the_re_trial() {
     );
 
     let modern = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META}}}}}"#);
-    let cancel = format!(
-        r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":1,{META}}}}}"#
-    );
+    let cancel = cancel_of("1");
     let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[]}}"#;
     let mut s = Session::new(Profile::V2026_07_28, 16);
     for _ in 0..2 {

@@ -64,7 +64,7 @@ pub(crate) enum RequestId {
 
 /// True when `rev` forbids id reuse within a session (every revision before 2026-07-28;
 /// `None` is the legacy union).
-fn legacy(rev: Option<Revision>) -> bool {
+pub(crate) fn legacy(rev: Option<Revision>) -> bool {
     rev.is_none_or(|r| !r.is_modern())
 }
 

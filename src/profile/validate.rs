@@ -3,7 +3,7 @@
 use super::meta;
 use super::methods::{self, Lookup};
 use super::msg::{self, Kind, Msg};
-use super::tracker::{RequestId, Response, Tracker};
+use super::tracker::{self, RequestId, Response, Tracker};
 use super::{Direction, Era, Profile, Revision, Rule, Tracked, Validator, Violation};
 use crate::envelope::Shape;
 use crate::error::ErrorKind;
@@ -149,7 +149,7 @@ pub(crate) fn check(
     if let Some((t, dir)) = tracked {
         match m.shape {
             Shape::Request => {
-                if m.method.as_deref() == Some("initialize") && rev.is_none_or(|r| !r.is_modern()) {
+                if m.method.as_deref() == Some("initialize") && tracker::legacy(rev) {
                     // A legacy `initialize` starts a new session: ids may start over. Under
                     // 2026-07-28 `initialize` is a removed method and starts nothing.
                     t.reset();
