@@ -23,7 +23,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FUZZ="$ROOT/fuzz"; export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$FUZZ/target}"
-ALL_TARGETS=(envelope envelope_structured ndjson sse scalar_vs_simd profile)
+ALL_TARGETS=(envelope envelope_structured ndjson sse scalar_vs_simd profile session)
 TRIPLE="$(rustc -vV | sed -n 's/^host: //p')"
 NICE="${FUZZ_NICE:-10}"
 LOG_DIR="${FUZZ_LOG_DIR:-$FUZZ/logs}"

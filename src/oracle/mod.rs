@@ -5,4 +5,5 @@
 pub mod envelope;
 pub mod framing;
 pub mod model;
+pub mod session;
 pub mod targets;

@@ -11,6 +11,7 @@
 //! * `envelope_structured`: the input is decoded by [`MessageModel::from_fuzz_input`] and
 //!   rendered; the rendering is the frame.
 //! * `ndjson`, `sse`: see [`split_input`].
+//! * `session`: a sequence of messages on one connection; see [`super::session`].
 
 use super::model::MessageModel;
 use crate::profile::{Direction, Profile, Validator, Violation, error_reply};
@@ -23,6 +24,7 @@ pub const TARGETS: &[&str] = &[
     "sse",
     "scalar_vs_simd",
     "profile",
+    "session",
 ];
 
 /// Runs the target named `target` on `data`.
@@ -37,6 +39,7 @@ pub fn run(target: &str, data: &[u8]) -> Result<(), String> {
         "sse" => sse(data),
         "scalar_vs_simd" => scalar_vs_simd(data),
         "profile" => profile(data),
+        "session" => super::session::check(data),
         _ => Err(format!("unknown fuzz target {target:?}")),
     }
 }

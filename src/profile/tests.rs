@@ -1093,3 +1093,49 @@ fn tracker_reuse_sequences_from_the_re_trial() {
     assert_eq!(session_check(&mut s, s2c, both).0, Tracked::Untracked);
     assert!(s.settle_rejected_response(s2c, b"1"));
 }
+
+/// Fuzz finding (target `session`, session 10): an id answered and then used again kept its
+/// first place in the eviction order as well as its new one, so the full table evicted the
+/// newest request (the reused id) instead of the oldest, and the answer to the newest was not
+/// judged (`Tracked::NotJudged`) while the oldest stayed.
+#[test]
+fn eviction_takes_the_oldest_request_after_an_id_is_reused() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let call = |id: u32| {
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"t"}}}}"#)
+    };
+    let answer = |id: u32| format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#);
+    let answered = Tracked::Answered {
+        method: "tools/call".into(),
+    };
+    let mut s = Session::new(Profile::V2026_07_28, 2);
+    for (dir, frame) in [(c2s, call(1)), (s2c, answer(1)), (c2s, call(2))] {
+        session_check(&mut s, dir, &frame);
+    }
+    // Id 1 used again: ids 2 and 1 are in flight, id 2 the older.
+    assert_eq!(session_check(&mut s, c2s, &call(1)).0, Tracked::Request);
+    // A third request evicts the oldest (2), never the newest (1).
+    assert_eq!(session_check(&mut s, c2s, &call(3)).0, Tracked::Request);
+    assert_eq!(s.tracker().evicted(), 1);
+    assert_eq!(session_check(&mut s, s2c, &answer(1)).0, answered);
+    assert_eq!(session_check(&mut s, s2c, &answer(3)).0, answered);
+    assert_eq!(session_check(&mut s, s2c, &answer(2)).0, Tracked::NotJudged);
+
+    // The fuzz input's shape: an answered id used again, then one more request.
+    let mut s = Session::new(Profile::Legacy, 2);
+    let steps = [
+        (c2s, call(7)),
+        (c2s, call(2)),
+        (c2s, call(1)), // evicts 7
+        (s2c, answer(1)),
+        (s2c, answer(2)),
+        (c2s, call(7)),
+        (c2s, call(2)), // 7 and 2 in flight
+        (c2s, call(1)), // evicts 7, the oldest
+    ];
+    for (dir, frame) in &steps {
+        session_check(&mut s, *dir, frame);
+    }
+    assert_eq!(session_check(&mut s, s2c, &answer(2)).0, answered);
+    assert_eq!(session_check(&mut s, s2c, &answer(1)).0, answered);
+}

@@ -24,12 +24,20 @@ struct Entry {
     unsure: bool,
     /// Sent before the last [`Tracker::reset`] (an earlier session): its id is free again.
     earlier_session: bool,
+    /// When it was recorded (the side's request count then): its place in `Side::order`.
+    seq: u64,
 }
 
 #[derive(Clone, Debug, Default)]
 struct Side {
     map: HashMap<String, Entry>,
-    order: VecDeque<String>,
+    /// Keys in the order their requests were recorded, each with the entry's `seq`; an item
+    /// whose entry is gone or was recorded again later (an answered id used again, a
+    /// cancelled id reused) is stale and skipped, so the oldest request is evicted first
+    /// (fuzz finding: a stale place of a reused id evicted the newest request).
+    order: VecDeque<(String, u64)>,
+    /// Requests recorded so far (the next entry's `seq`).
+    recorded: u64,
     /// Completed legacy request ids of this session (bounded, oldest forgotten first).
     used: HashSet<String>,
     used_order: VecDeque<String>,
@@ -198,26 +206,27 @@ impl Tracker {
             _ if legacy(revision) && side.used.contains(&key) => RequestId::Reused,
             _ => RequestId::Fresh,
         };
-        if !side.map.contains_key(&key) {
-            while side.map.len() >= max {
-                match side.order.pop_front() {
-                    Some(k) => {
-                        if side.map.remove(&k).is_some() {
-                            evicted += 1;
-                        }
+        if verdict != RequestId::InFlight {
+            if !side.map.contains_key(&key) {
+                while side.map.len() >= max {
+                    let Some((k, seq)) = side.order.pop_front() else {
+                        break;
+                    };
+                    if side.map.get(&k).is_some_and(|e| e.seq == seq) {
+                        side.map.remove(&k);
+                        evicted += 1;
                     }
-                    None => break,
                 }
             }
-            side.order.push_back(key.clone());
-        }
-        if verdict != RequestId::InFlight {
             // Reusing the id of a cancelled request: its late response may still come.
             let late_possible = side
                 .map
                 .get(&key)
                 .filter(|e| e.cancelled)
                 .map_or(0, |e| e.late_possible.saturating_add(1));
+            let seq = side.recorded;
+            side.recorded += 1;
+            side.order.push_back((key.clone(), seq));
             side.map.insert(
                 key,
                 Entry {
@@ -228,12 +237,14 @@ impl Tracker {
                     late_possible,
                     unsure: false,
                     earlier_session: false,
+                    seq,
                 },
             );
         }
         if side.order.len() > 2 * max + 16 {
             let map = &side.map;
-            side.order.retain(|k| map.contains_key(k));
+            side.order
+                .retain(|(k, seq)| map.get(k).is_some_and(|e| e.seq == *seq));
         }
         self.evicted += evicted;
         verdict
