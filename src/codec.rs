@@ -813,37 +813,45 @@ fn unencodable(len: usize) -> CodecError {
     CodecError::Frame(FrameError::new(FrameErrorKind::UnencodableFrame, 0, 0, len))
 }
 
-fn put_field(dst: &mut BytesMut, name: &[u8], value: &[u8]) -> Result<(), CodecError> {
-    if memchr::memchr2(b'\r', b'\n', value).is_some() {
-        return Err(unencodable(value.len()));
-    }
+/// True when a field value decodes back as written: no CR or LF (they end the line), and for
+/// `id` no NUL (WHATWG ignores an `id` field whose value contains U+0000).
+fn encodable_field(value: &[u8], is_id: bool) -> bool {
+    memchr::memchr2(b'\r', b'\n', value).is_none() && !(is_id && value.contains(&0))
+}
+
+fn put_field(dst: &mut BytesMut, name: &[u8], value: &[u8]) {
     dst.put_slice(name);
     dst.put_slice(b": ");
     dst.put_slice(value);
     dst.put_u8(b'\n');
-    Ok(())
 }
 
 impl Encoder<&SseFrame> for SseCodec {
     type Error = CodecError;
     /// Writes `id:`, `event:`, `retry:` (when set), one `data: ` line per LF-separated part of
     /// the data, and a blank line, all LF-terminated. Decoding the output gives back the same
-    /// fields and data byte-exact. Data containing CR, or field values containing CR or LF,
-    /// cannot round-trip and are [`FrameErrorKind::UnencodableFrame`], as is an error item
-    /// (an oversize or unterminated event: it has no event to write).
+    /// fields and data byte-exact. Data containing CR, field values containing CR or LF, and
+    /// an `id` containing NUL (a decoder ignores such an `id`) cannot round-trip and are
+    /// [`FrameErrorKind::UnencodableFrame`], as is an error item (an oversize or unterminated
+    /// event: it has no event to write); `dst` is then left as it was.
     fn encode(&mut self, item: &SseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
-        if item.error().is_some() || memchr::memchr(b'\r', &item.data).is_some() {
+        let fields_ok = item.id.as_ref().is_none_or(|v| encodable_field(v, true))
+            && item
+                .event
+                .as_ref()
+                .is_none_or(|v| encodable_field(v, false));
+        if item.error().is_some() || memchr::memchr(b'\r', &item.data).is_some() || !fields_ok {
             return Err(unencodable(item.data.len()));
         }
         dst.reserve(item.data.len() + 32);
         if let Some(id) = &item.id {
-            put_field(dst, b"id", id)?;
+            put_field(dst, b"id", id);
         }
         if let Some(ev) = &item.event {
-            put_field(dst, b"event", ev)?;
+            put_field(dst, b"event", ev);
         }
         if let Some(r) = item.retry {
-            put_field(dst, b"retry", r.to_string().as_bytes())?;
+            put_field(dst, b"retry", r.to_string().as_bytes());
         }
         if item.has_data || !item.data.is_empty() {
             for part in item.data.split(|&b| b == b'\n') {

@@ -805,15 +805,18 @@ fn stats_table_and_jsonl() {
     assert_eq!(lines[2]["frames"], 45 + 92);
 }
 
-/// An input with no frame has no message sizes: `null` in JSON lines and "no frames" in the
-/// table, not a row of zeros that reads as four zero-byte frames (regression: session 8 note).
+/// An input with no frame has no message sizes: `null` in JSON lines and "no frame read
+/// whole" in the table, not a row of zeros that reads as four zero-byte frames (regression: session 8 note).
 #[test]
 fn stats_of_empty_input_has_no_sizes() {
     let dir = tempfile::tempdir().unwrap();
     let empty = temp_file(&dir, "empty.jsonl", b"");
     let text = stdout_of(&["stats"], &empty, 0);
     assert!(text.contains("0 frames"), "{text}");
-    assert!(text.contains("message sizes: no frames"), "{text}");
+    assert!(
+        text.contains("message sizes: no frame read whole"),
+        "{text}"
+    );
     assert!(!text.contains("min 0"), "{text}");
     let line = stdout_of(&["stats", "--format", "jsonl"], &empty, 0);
     let s: Value = serde_json::from_str(line.trim()).unwrap();
@@ -826,6 +829,25 @@ fn stats_of_empty_input_has_no_sizes() {
     for k in ["min", "median", "p99", "max"] {
         assert_eq!(s["sizes"][k], n, "{s}");
     }
+    // Trial finding: an oversize frame counted its detection length (limit + 2) as its size.
+    let big = [&b"x"[..]; 64].concat();
+    let input = [REQUEST_NO_META, &big, b"\n"].concat();
+    let f = temp_file(&dir, "big.jsonl", &input);
+    let line = stdout_of(
+        &["stats", "--format", "jsonl", "--max-frame-bytes", "60"],
+        &f,
+        0,
+    );
+    let s: Value = serde_json::from_str(line.trim()).unwrap();
+    assert_eq!(s["frames"], 2, "{s}");
+    assert_eq!(s["sizes"]["max"], n, "{s}");
+    let only_big = temp_file(&dir, "only-big.jsonl", &[&big[..], b"\n"].concat());
+    let args = ["stats", "--max-frame-bytes", "60"];
+    let text = stdout_of(&args, &only_big, 0);
+    assert!(
+        text.contains("message sizes: no frame read whole"),
+        "{text}"
+    );
 }
 
 /// A generated input over 50 MB (never committed): streamed in chunks, every frame counted.
@@ -1148,4 +1170,81 @@ fn stats_ids_of_rejected_frames() {
     assert_eq!(s["ids"]["string"], 1, "{s}");
     assert_eq!(s["ids"]["unreadable"], 1, "{s}");
     assert_eq!(s["ids"]["absent"], 1, "{s}");
+}
+
+/// Trial finding: under `auto`, one result with a `resultType` member switched an input that
+/// an `initialize` handshake had settled on 2025-06-18 to 2026-07-28 rules for the rest of the
+/// file (every later frame flagged). The exact input of the trial.
+#[test]
+fn auto_keeps_the_revision_initialize_settled() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":1,"method":"custom/thing","params":{}}
+{"jsonrpc":"2.0","id":1,"result":{"resultType":"whatever","value":1}}
+{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}
+{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}
+{"jsonrpc":"2.0","id":3,"method":"ping"}
+"#;
+    let f = temp_file(&dir, "era.jsonl", input);
+    let (code, recs, summary) = check_jsonl(&[], &f);
+    let bad: Vec<_> = recs.iter().filter(|r| r["valid"] != true).collect();
+    assert_eq!((code, bad.len()), (0, 0), "{bad:?}");
+    assert_eq!(summary["valid"], 8);
+    // The server's side alone: the initialize result settles 2025-06-18 too.
+    let s2c: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+    let s2c = [s2c[1], b"\n", s2c[4], b"\n", s2c[6], b"\n"].concat();
+    let f = temp_file(&dir, "server-to-client.jsonl", &s2c);
+    let (code, _, summary) = check_jsonl(&[], &f);
+    assert_eq!((code, &summary["valid"]), (0, &Value::from(3)), "{summary}");
+    // Where nothing decided yet, `resultType` still marks 2026-07-28.
+    let f = temp_file(
+        &dir,
+        "server-to-client-2.jsonl",
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\"}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[]}}\n",
+    );
+    let (_, recs, _) = check_jsonl(&[], &f);
+    assert_eq!(kinds(&recs[1]), ["missing-result-type"]);
+}
+
+/// Trial finding: method names went to the human report as they were, so a peer could send
+/// escape sequences to the reader's terminal and forge report lines with CR / LF.
+#[test]
+fn method_names_cannot_write_escapes_or_lines_to_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(
+        &dir,
+        "esc.jsonl",
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"x\\u001b[31mRED\\u001b[0m\\r\\nFAKE LINE\\u202e\"}\n",
+    );
+    for cmd in ["check", "stats"] {
+        let text = stdout_of(&[cmd], &f, 0);
+        assert!(
+            text.contains(r"x\u{1b}[31mRED\u{1b}[0m\u{d}\u{a}FAKE LINE\u{202e}"),
+            "{cmd}: {text}"
+        );
+        assert!(
+            !text.contains(['\u{1b}', '\r', '\u{202e}']),
+            "{cmd}: {text:?}"
+        );
+        assert!(
+            !text.lines().any(|l| l.starts_with("FAKE")),
+            "{cmd}: {text}"
+        );
+    }
+}
+
+/// Trial finding: a lone CR after the last LF (`{}\n\r`) made the file invalid
+/// (`unterminated-line`), though a lone CR line is a blank line.
+#[test]
+fn a_last_lone_cr_is_a_blank_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(
+        &dir,
+        "cr.jsonl",
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"n\"}\n\r",
+    );
+    let (code, recs, _) = check_jsonl(&[], &f);
+    assert_eq!((code, recs.len()), (0, 1));
 }

@@ -335,6 +335,36 @@ fn sse_encoder_writes_fields_and_rejects_cr() {
     );
 }
 
+/// Trial finding: an `id` with NUL was written, but a decoder ignores such an `id` (WHATWG), so
+/// the frame did not round-trip; and a refused field after a good one left the good one in
+/// `dst`.
+#[test]
+fn sse_encoder_refuses_nul_in_id_and_leaves_dst_alone() {
+    let mut c = sse_raw();
+    let mut out = BytesMut::from(&b"before"[..]);
+    let nul_id = SseFrame::new(Bytes::from_static(b"x")).with_id(Bytes::from_static(b"a\0b"));
+    match c.encode(&nul_id, &mut out) {
+        Err(CodecError::Frame(e)) => assert_eq!(e.kind(), FrameErrorKind::UnencodableFrame),
+        other => panic!("{other:?}"),
+    }
+    let bad_event = SseFrame::new(Bytes::from_static(b"x"))
+        .with_id(Bytes::from_static(b"7"))
+        .with_event(Bytes::from_static(b"a\rb"));
+    assert!(c.encode(&bad_event, &mut out).is_err());
+    assert_eq!(&out[..], b"before");
+    // NUL is fine in `event` and in data: both decode back as written.
+    let ok = SseFrame::new(Bytes::from_static(b"x\0y"))
+        .with_id(Bytes::from_static(b"7"))
+        .with_event(Bytes::from_static(b"e\0"));
+    out.clear();
+    c.encode(&ok, &mut out).unwrap();
+    let back = drive(&mut sse_raw(), &out, &[out.len()]).unwrap();
+    assert_eq!(back.len(), 1);
+    assert_eq!(back[0].id().map(|b| &b[..]), Some(&b"7"[..]));
+    assert_eq!(back[0].event().map(|b| &b[..]), Some(&b"e\0"[..]));
+    assert_eq!(&back[0].data()[..], b"x\0y");
+}
+
 /// An event over an 8-byte event limit, then an event `ok`: two items.
 fn sse_oversize_then_ok() -> Vec<SseFrame> {
     let input = b"data: 0123456789abcdef\n\ndata: ok\n\n";

@@ -322,6 +322,51 @@ fn unterminated_last_line_is_reported_with_its_bytes() {
     assert_eq!(f.finish(&[]).status, Status::Partial);
 }
 
+/// Trial finding: at end of stream, a last line of `max + 1` bytes without LF was
+/// `unterminated-line` (-32700) while `max + 2` bytes, or `max + 1` with an LF, were
+/// `frame-too-large` (-32600); and a last lone CR (`{}\n\r`) was an unterminated line though
+/// a lone CR with its LF is a blank line. Limits at the boundary and one byte either side,
+/// with and without a last CR, in every split.
+#[test]
+fn unterminated_last_line_at_the_limit() {
+    let max = 16;
+    for len in [max - 1, max, max + 1, max + 2] {
+        for cr in [false, true] {
+            let mut input = b"{}\n".to_vec();
+            input.extend(std::iter::repeat_n(b'x', len));
+            if cr {
+                input.push(b'\r');
+            }
+            let kind = if len > max {
+                FrameErrorKind::FrameTooLarge
+            } else {
+                FrameErrorKind::UnterminatedLine
+            };
+            let expect: Vec<NdItem> = vec![Ok((b"{}".to_vec(), 0, 1, false)), Err((kind, 3, 2))];
+            for k in 0..=input.len() {
+                assert_eq!(
+                    feed(&input, &split_at(input.len(), k), max).0,
+                    expect,
+                    "len {len} cr {cr} k {k}"
+                );
+            }
+            mcpwire::oracle::framing::check_ndjson_splits(&input, &[3, 7], max)
+                .unwrap_or_else(|e| panic!("len {len} cr {cr}: {e}"));
+        }
+    }
+    for (input, frames) in [(&b"{}\n\r"[..], 1), (b"\r", 0), (b"{}\r\n\r", 1)] {
+        let (got, f) = feed(input, &[input.len()], 8);
+        let crlf = input.starts_with(b"{}\r");
+        let want: Vec<NdItem> = (0..frames)
+            .map(|_| Ok((b"{}".to_vec(), 0, 1, crlf)))
+            .collect();
+        assert_eq!(got, want, "{input:?}");
+        assert_eq!(f.blank_lines(), 1, "{input:?}");
+        mcpwire::oracle::framing::check_ndjson_splits(input, &[1], 8)
+            .unwrap_or_else(|e| panic!("{input:?}: {e}"));
+    }
+}
+
 #[test]
 fn empty_input_and_only_blank_lines() {
     assert_eq!(one_read(b"", 8), vec![]);

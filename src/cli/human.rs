@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::ops::Range;
 
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 
@@ -13,8 +14,35 @@ use super::record::Record;
 /// Bytes of context shown on each side of the caret on long lines.
 const WINDOW: usize = 60;
 
+/// Characters traffic must not send to a terminal as they are: controls (C0 with CR, LF and
+/// ESC, DEL, C1) and the Unicode format characters that reorder or hide text (bidi embeddings,
+/// overrides and isolates, the line and paragraph separators).
+fn unsafe_for_terminal(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` for a terminal: [`unsafe_for_terminal`] characters as `\u{..}` escapes (a method
+/// name with ESC, CR or LF in it cannot style, rewrite or forge a line of the report; trial
+/// finding).
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(unsafe_for_terminal) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_for_terminal(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
 /// Makes a printable one-line excerpt of `line` around byte `at`; returns the text and the
-/// byte position of `at` in it. Invalid UTF-8 becomes U+FFFD, control bytes become `·`.
+/// byte position of `at` in it. Invalid UTF-8 becomes U+FFFD, [`unsafe_for_terminal`]
+/// characters become `·`.
 fn excerpt(line: &[u8], at: usize) -> (String, usize, bool, bool) {
     let at = at.min(line.len());
     let lo = at.saturating_sub(WINDOW);
@@ -33,7 +61,7 @@ fn excerpt(line: &[u8], at: usize) -> (String, usize, bool, bool) {
             if pos.is_none() && lo + i >= at {
                 pos = Some(out.len());
             }
-            out.push(if c.is_control() { '·' } else { c });
+            out.push(if unsafe_for_terminal(c) { '·' } else { c });
             i += c.len_utf8();
         }
         for _ in chunk.invalid() {
@@ -59,14 +87,14 @@ pub fn write_violations(
     frame: &Frame<'_>,
     rec: &Record,
 ) -> io::Result<()> {
+    let locator = frame.locator();
     for v in &rec.violations {
-        let (_, line, col) = frame.locate(v.rel);
+        let (_, line, col) = locator.locate(v.rel);
         // The offending input line: for stdio the frame itself; otherwise the frame line
         // holding the offset.
         let bytes = frame.bytes;
         let rel = v.rel.min(bytes.len());
-        let ls = memchr::memrchr(b'\n', &bytes[..rel]).map_or(0, |p| p + 1);
-        let le = memchr::memchr(b'\n', &bytes[rel..]).map_or(bytes.len(), |p| rel + p);
+        let Range { start: ls, end: le } = locator.line_bounds(rel);
         writeln!(
             out,
             "{file}:{line}:{col}: {} [{}] (code {})",
@@ -139,8 +167,8 @@ pub fn write_counts(
         return Ok(());
     }
     writeln!(out, "{title}:")?;
-    let mut v: Vec<_> = counts.iter().collect();
-    v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let mut v: Vec<_> = counts.iter().map(|(k, n)| (printable(k), n)).collect();
+    v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(&b.0)));
     let w = v.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     for (k, n) in v {
         writeln!(out, "  {k:<w$}  {n:>9}")?;

@@ -37,12 +37,12 @@ pub enum Source {
 }
 
 impl Source {
-    /// Parses a command-line argument (`-` is stdin).
-    pub fn from_arg(arg: &str) -> Self {
-        if arg == "-" {
+    /// Parses a command-line argument (`-` is stdin); any path, UTF-8 or not.
+    pub fn from_arg(arg: &Path) -> Self {
+        if arg == Path::new("-") {
             Source::Stdin
         } else {
-            Source::Path(PathBuf::from(arg))
+            Source::Path(arg.to_owned())
         }
     }
     /// The name shown in diagnostics (`<stdin>` for `-`).
@@ -135,28 +135,73 @@ impl Frame<'_> {
     pub fn offset(&self) -> u64 {
         self.origin.offset
     }
+    /// The absolute input offset of frame-relative byte `rel` (for SSE data: of that data
+    /// byte in the stream); O(1), or O(log n) for joined SSE data.
+    pub fn offset_at(&self, rel: usize) -> u64 {
+        let len = self.bytes.len();
+        match sse::position_in_data(self.data_lines, len, rel.min(len)) {
+            Some(p) => p.offset + rel.saturating_sub(len) as u64,
+            None => self.origin.offset + rel as u64,
+        }
+    }
+    /// Finds the frame's line ends once, for the positions of many offsets (a frame can have
+    /// hundreds of thousands of violations: one scan per violation was quadratic, trial
+    /// finding).
+    pub fn locator(&self) -> Locator<'_> {
+        Locator {
+            frame: self,
+            newlines: memchr::memchr_iter(b'\n', self.bytes).collect(),
+        }
+    }
+}
+
+/// Positions in one [`Frame`], from its LF positions found once.
+pub struct Locator<'f> {
+    frame: &'f Frame<'f>,
+    newlines: Vec<usize>,
+}
+
+impl Locator<'_> {
+    /// How many of the frame's LFs lie before byte `end`.
+    fn lines_before(&self, end: usize) -> usize {
+        self.newlines.partition_point(|&p| p < end)
+    }
     /// Maps a frame-relative byte offset to (absolute offset, line, column); exact for every
     /// transport, joined SSE data included (the LF joining two `data:` values maps to the
     /// first one's line end), except in the `data:` values of an SSE event past the first
     /// [`sse::MAX_DATA_LINE_STARTS`] + 1, whose positions the framer does not keep: there the
-    /// data's own line ends are counted from the first value (approximate).
+    /// data's own line ends are counted from the first value (approximate). O(log n).
     pub fn locate(&self, rel: usize) -> (u64, u64, u64) {
-        let len = self.bytes.len();
-        if let Some(p) = sse::position_in_data(self.data_lines, len, rel.min(len)) {
+        let f = self.frame;
+        let len = f.bytes.len();
+        if let Some(p) = sse::position_in_data(f.data_lines, len, rel.min(len)) {
             // An offset past the data (none is expected) stays on the last line.
             let p = p.advance(rel.saturating_sub(len) as u64);
             return (p.offset, p.line, p.col);
         }
-        let end = rel.min(self.bytes.len());
-        let within = &self.bytes[..end];
-        let abs = self.origin.offset + rel as u64;
-        match memchr::memrchr(b'\n', within) {
-            None => (abs, self.origin.line, self.origin.col + rel as u64),
-            Some(last) => {
-                let lines = memchr::memchr_iter(b'\n', within).count() as u64;
-                (abs, self.origin.line + lines, (end - last) as u64)
-            }
+        let end = rel.min(len);
+        let abs = f.origin.offset + rel as u64;
+        match self.lines_before(end) {
+            0 => (abs, f.origin.line, f.origin.col + rel as u64),
+            k => (
+                abs,
+                f.origin.line + k as u64,
+                (end - self.newlines[k - 1]) as u64,
+            ),
         }
+    }
+    /// The frame line holding byte `rel` (clamped to the frame): its start and end (the LF
+    /// or the frame end), frame-relative.
+    pub fn line_bounds(&self, rel: usize) -> Range<usize> {
+        let rel = rel.min(self.frame.bytes.len());
+        let k = self.lines_before(rel);
+        let start = k.checked_sub(1).map_or(0, |i| self.newlines[i] + 1);
+        let end = self
+            .newlines
+            .get(k)
+            .copied()
+            .unwrap_or(self.frame.bytes.len());
+        start..end
     }
 }
 

@@ -53,7 +53,7 @@ pub struct Record {
 }
 
 fn violation(frame: &Frame<'_>, kind: &str, code: i64, rel: usize, message: &str) -> ViolationOut {
-    let (offset, _, _) = frame.locate(rel);
+    let offset = frame.offset_at(rel);
     ViolationOut {
         kind: kind.to_owned(),
         code,
@@ -140,7 +140,7 @@ pub fn judge(parser: &Parser, validator: &mut Validator, frame: &Frame<'_>, numb
             validator.check(&env, &mut found);
         }
     }
-    push_violations(&mut rec, &found, |rel| (rel, frame.locate(rel).0));
+    push_violations(&mut rec, &found, |rel| (rel, frame.offset_at(rel)));
     rec.valid = rec.violations.is_empty();
     rec
 }

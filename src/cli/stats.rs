@@ -60,7 +60,9 @@ pub struct Stats {
     pub shapes: BTreeMap<String, u64>,
     /// Requests and notifications by method.
     pub methods: BTreeMap<String, u64>,
-    /// Frame sizes in bytes; `None` (`null` in JSON lines) when the input held no frame.
+    /// Sizes in bytes of the frames read whole (framing errors are not counted: an oversize
+    /// frame's length is not known; trial finding: its detection length was counted as its
+    /// size); `None` (`null` in JSON lines) when there is none.
     pub sizes: Option<Sizes>,
     /// Ids by type: `integer`, `string`, `null`, `other` (any other value), `absent`, and
     /// `unreadable` for a frame that is not JSON or breaks a limit (a frame rejected only by
@@ -77,9 +79,11 @@ impl Stats {
     /// Counts one frame: its envelope, or for a frame that did not parse the id `check`
     /// shows for it (`recovered`: the raw id text `Parser::recover_id` finds in a frame
     /// rejected only by the duplicate-key policy).
-    fn add(&mut self, env: Option<&Envelope<'_>>, size: u64, recovered: Option<&[u8]>) {
+    /// Counts one frame; `size` is `None` for a framing error (an oversize frame, whose
+    /// length is not known, or a cut-off last line or event).
+    fn add(&mut self, env: Option<&Envelope<'_>>, size: Option<u64>, recovered: Option<&[u8]>) {
         self.frames += 1;
-        self.size_list.push(size);
+        self.size_list.extend(size);
         let Some(env) = env else {
             *self.shapes.entry("invalid".into()).or_default() += 1;
             let id = match recovered.and_then(|r| r.first()) {
@@ -179,7 +183,7 @@ fn revisions(env: &Envelope<'_>) -> Vec<String> {
 
 /// Runs `mcpwire stats`.
 pub fn run(
-    files: &[String],
+    files: &[std::path::PathBuf],
     transport: Transport,
     max_frame: usize,
     format: Format,
@@ -229,7 +233,8 @@ pub fn run(
                 (None, None) => parser.recover_id(frame.bytes).map(|s| s.slice(frame.bytes)),
                 _ => None,
             };
-            st.add(env.as_ref(), frame.input_len, recovered);
+            let size = frame.error.is_none().then_some(frame.input_len);
+            st.add(env.as_ref(), size, recovered);
             if let Some(pb) = &pb {
                 pb.inc(frames.bytes_read - reported);
                 reported = frames.bytes_read;
@@ -272,7 +277,7 @@ fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()
                     "message sizes (bytes): min {}  median {}  p99 {}  max {}",
                     s.min, s.median, s.p99, s.max
                 )?,
-                None => writeln!(out, "message sizes: no frames")?,
+                None => writeln!(out, "message sizes: no frame read whole")?,
             }
             human::write_counts(out, "by shape", &st.shapes)?;
             human::write_counts(out, "by method", &st.methods)?;

@@ -16,7 +16,9 @@
 //!   bytes without LF), then discarded up to the next LF; the stream goes on. Memory stays
 //!   bounded by the limit.
 //! * At end of stream, a last line without LF is reported as
-//!   [`FrameErrorKind::UnterminatedLine`].
+//!   [`FrameErrorKind::UnterminatedLine`], or as [`FrameErrorKind::FrameTooLarge`] when it is
+//!   over the limit (a last CR not counted, as a CR before an LF is not); a last lone CR is a
+//!   blank line.
 //!
 //! The LF search uses `memchr` and resumes where the previous call stopped, so every byte is
 //! searched once ([`NdjsonFramer::bytes_examined`]).
@@ -327,7 +329,8 @@ impl NdjsonFramer {
 
     /// End of stream: like [`decode`](Self::decode), but once no complete line is left, the
     /// leftover bytes (a last line without LF) are reported as
-    /// [`FrameErrorKind::UnterminatedLine`] and consumed; those bytes are
+    /// [`FrameErrorKind::UnterminatedLine`], or [`FrameErrorKind::FrameTooLarge`] when over
+    /// the limit (a lone CR is skipped as a blank line), and consumed; those bytes are
     /// `buf[consumed - err.len()..consumed]`. Call until it returns [`Status::Partial`], which
     /// then means the stream is fully drained.
     #[inline(always)]
@@ -356,12 +359,26 @@ impl NdjsonFramer {
         if rest == 0 {
             return Decoded::partial(consumed);
         }
-        let e = FrameError::new(
-            FrameErrorKind::UnterminatedLine,
-            self.offset,
-            self.line,
-            rest,
-        );
+        let tail = &buf[consumed..];
+        if tail == b"\r" {
+            // A lone CR is a blank line with its LF or without (trial finding: `{}\n\r` at
+            // the end of a file was an unterminated line).
+            self.blank_lines += 1;
+            self.offset += 1;
+            self.scanned = 0;
+            return Decoded::partial(buf.len());
+        }
+        // Over the limit without its LF (and without a last CR, which an LF would strip): too
+        // large, as it would be with an LF (trial finding: `max + 1` bytes were reported as
+        // unterminated, `max + 2` as too large).
+        let content = tail.strip_suffix(b"\r").map_or(rest, <[u8]>::len);
+        let kind = if content > self.max_frame_len {
+            self.oversize += 1;
+            FrameErrorKind::FrameTooLarge
+        } else {
+            FrameErrorKind::UnterminatedLine
+        };
+        let e = FrameError::new(kind, self.offset, self.line, rest);
         self.offset += rest as u64;
         self.scanned = 0;
         Decoded {

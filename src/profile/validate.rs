@@ -337,7 +337,13 @@ fn effective_revision(
             }
             if m.shape == Shape::Result {
                 if m.result_member("resultType").is_some() {
-                    v.era = Era::Modern;
+                    // Every 2026-07-28 result has `resultType`, but a legacy custom method
+                    // may return one too: it decides only a stream nothing has decided yet
+                    // (trial finding: one such result after an `initialize` handshake
+                    // switched the rest of the file to 2026-07-28 rules).
+                    if v.era == Era::Undecided {
+                        v.era = Era::Modern;
+                    }
                 } else if let Some(pv) =
                     m.result_member("protocolVersion").and_then(|s| m.str_at(s))
                 {
