@@ -375,6 +375,12 @@ fn sse_multi_line_event_error_is_located_exactly() {
         "{text}"
     );
     assert!(text.contains("2 | data\n"), "{text}");
+    // The error on the first line, after the stream's BOM: the snippet shows `data: ` too
+    // (the BOM itself is invisible; the header's column counts its 3 bytes).
+    let f = temp_file(&dir, "bom.sse", b"\xef\xbb\xbfdata: {,}\r\n\r\n");
+    let text = stdout_of(&["check", "--transport", "sse"], &f, 1);
+    assert!(text.contains("bom.sse:1:11: unexpected byte"), "{text}");
+    assert!(text.contains("1 | data: {,}"), "{text}");
 }
 
 /// A 2026-07-28 request with the per-request `_meta` envelope.

@@ -112,8 +112,10 @@ pub fn write_violations(
         // Where the frame's text starts in its input line: an SSE data value follows its
         // `data:` field name (and the optional space), so the snippet shows that prefix too
         // and its caret stands at the column the header names.
+        // On line 1 a stream's BOM (3 bytes, counted in the columns) may come first.
         let prefix_len = (col as usize).saturating_sub(1 + (rel - ls));
-        let prefix = match prefix_len {
+        let bom = if line == 1 && prefix_len > 6 { 3 } else { 0 };
+        let prefix = match prefix_len - bom {
             4 => "data",
             5 => "data:",
             6 => "data: ",
