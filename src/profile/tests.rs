@@ -1139,3 +1139,64 @@ fn eviction_takes_the_oldest_request_after_an_id_is_reused() {
     assert_eq!(session_check(&mut s, s2c, &answer(2)).0, answered);
     assert_eq!(session_check(&mut s, s2c, &answer(1)).0, answered);
 }
+
+/// Session 9's open item: cancelled requests whose late answer never comes filled the table,
+/// and once one was evicted, unknown response ids were never reported again for the rest of
+/// the session. A full table now evicts the earliest cancelled request first, remembers its
+/// id for a late answer (not judged), and keeps reporting unknown ids.
+#[test]
+fn full_table_evicts_cancelled_requests_first() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let call = |id: u32| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"t",{META}}}}}"#
+        )
+    };
+    let answer = |id: u32| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[]}}}}"#
+        )
+    };
+    let answered = Tracked::Answered {
+        method: "tools/call".into(),
+    };
+    let mut s = Session::new(Profile::V2026_07_28, 2);
+    session_check(&mut s, c2s, &call(1));
+    session_check(&mut s, c2s, &call(2));
+    session_check(&mut s, c2s, &cancel_of("2"));
+    // Full: the cancelled 2 goes, not the older live 1.
+    assert_eq!(session_check(&mut s, c2s, &call(3)).0, Tracked::Request);
+    assert_eq!(s.tracker().evicted(), 1);
+    assert_eq!(session_check(&mut s, s2c, &answer(1)).0, answered);
+    // Unknown ids are still reported ...
+    let (t, rules) = session_check(&mut s, s2c, &answer(99));
+    assert_eq!(
+        (t, rules),
+        (Tracked::UnknownId, vec![Rule::UnknownResponseId])
+    );
+    // ... the evicted cancelled request's late answer is not judged, once.
+    assert_eq!(session_check(&mut s, s2c, &answer(2)).0, Tracked::NotJudged);
+    assert_eq!(session_check(&mut s, s2c, &answer(2)).0, Tracked::UnknownId);
+    assert_eq!(session_check(&mut s, s2c, &answer(3)).0, answered);
+
+    // The id of an evicted cancelled request reused: its late answer may come first, so
+    // neither answer is judged (as for a cancelled request still in the table).
+    let mut s = Session::new(Profile::V2026_07_28, 1);
+    session_check(&mut s, c2s, &call(5));
+    session_check(&mut s, c2s, &cancel_of("5"));
+    assert_eq!(session_check(&mut s, c2s, &call(6)).0, Tracked::Request);
+    assert_eq!(session_check(&mut s, s2c, &answer(6)).0, answered);
+    assert_eq!(session_check(&mut s, c2s, &call(5)).0, Tracked::Request);
+    assert_eq!(session_check(&mut s, s2c, &answer(5)).0, Tracked::NotJudged);
+    assert_eq!(session_check(&mut s, s2c, &answer(5)).0, Tracked::NotJudged);
+    assert_eq!(session_check(&mut s, s2c, &answer(5)).0, Tracked::UnknownId);
+
+    // Live requests evicted: unknown ids are no longer judged (one may answer the evicted).
+    let mut s = Session::new(Profile::V2026_07_28, 1);
+    session_check(&mut s, c2s, &call(7));
+    session_check(&mut s, c2s, &call(8));
+    assert_eq!(
+        session_check(&mut s, s2c, &answer(99)).0,
+        Tracked::NotJudged
+    );
+}

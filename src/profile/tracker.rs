@@ -38,12 +38,62 @@ struct Side {
     order: VecDeque<(String, u64)>,
     /// Requests recorded so far (the next entry's `seq`).
     recorded: u64,
+    /// Cancelled entries in the order they were cancelled, each with its `seq` (stale items
+    /// skipped as in `order`): a full table evicts these first, since their answers may
+    /// never come.
+    cancelled_order: VecDeque<(String, u64)>,
+    /// Keys of evicted cancelled entries, one item per answer that may still come (bounded by
+    /// the tracker's `max`): such an answer is not judged, any other unknown id still is.
+    late_after_eviction: VecDeque<String>,
     /// Completed legacy request ids of this session (bounded, oldest forgotten first).
     used: HashSet<String>,
     used_order: VecDeque<String>,
 }
 
 impl Side {
+    /// Marks the entry of `key` cancelled (queued for eviction before live requests).
+    fn cancel(&mut self, key: &str) -> bool {
+        let Some(e) = self.map.get_mut(key) else {
+            return false;
+        };
+        if !e.cancelled {
+            e.cancelled = true;
+            self.cancelled_order.push_back((key.to_owned(), e.seq));
+        }
+        true
+    }
+
+    /// Evicts one entry to make room: the earliest cancelled one, else the oldest. Returns
+    /// whether a live (not cancelled) request was evicted, and whether answers of an evicted
+    /// cancelled one were forgotten (more than `max` pending).
+    fn evict_one(&mut self, max: usize) -> Option<(bool, bool)> {
+        while let Some((k, seq)) = self.cancelled_order.pop_front() {
+            if self
+                .map
+                .get(&k)
+                .is_some_and(|e| e.seq == seq && e.cancelled)
+            {
+                let e = self.map.remove(&k).expect("entry checked above");
+                let mut lost = false;
+                for _ in 0..=e.late_possible {
+                    self.late_after_eviction.push_back(k.clone());
+                    if self.late_after_eviction.len() > max {
+                        self.late_after_eviction.pop_front();
+                        lost = true;
+                    }
+                }
+                return Some((false, lost));
+            }
+        }
+        while let Some((k, seq)) = self.order.pop_front() {
+            if self.map.get(&k).is_some_and(|e| e.seq == seq) {
+                self.map.remove(&k);
+                return Some((true, false));
+            }
+        }
+        None
+    }
+
     fn remember_used(&mut self, key: String, max: usize) {
         if self.used.insert(key.clone()) {
             self.used_order.push_back(key);
@@ -98,9 +148,14 @@ pub(crate) enum Response {
 
 /// In-flight requests of both senders of one connection, at most `max` per sender.
 ///
-/// When a sender has `max` requests in flight, its oldest is evicted; from then on a
-/// response with an unknown id is no longer reported (the request may have been evicted),
-/// so the tracker never reports a false [`UnknownResponseId`](super::Rule::UnknownResponseId).
+/// When a sender has `max` requests in flight, one is evicted to make room: the earliest
+/// cancelled one (its answer may never come), else the oldest. After a live request was
+/// evicted, a response with an unknown id is no longer reported (it may answer the evicted
+/// request), so the tracker never reports a false
+/// [`UnknownResponseId`](super::Rule::UnknownResponseId); the late answers of evicted
+/// cancelled requests are remembered by id (at most `max` per sender) and not judged, and
+/// unknown ids are still reported after such evictions (a long session with many cancels
+/// keeps its unknown-id check).
 /// For legacy requests it also remembers up to `max` completed ids per sender, to flag
 /// [`ReusedRequestId`](super::Rule::ReusedRequestId); a forgotten id is never reported.
 /// Memory is O(`max`) per sender.
@@ -109,7 +164,11 @@ pub struct Tracker {
     max: usize,
     client: Side,
     server: Side,
+    /// Entries evicted (live and cancelled).
     evicted: u64,
+    /// Live requests evicted, or late answers of evicted cancelled requests forgotten: from
+    /// then on an unknown response id is not judged.
+    unsure: bool,
     /// Set by [`Tracker::set_partial`]: requests the client / the server sent may not all
     /// pass this tracker.
     partial_client: bool,
@@ -124,6 +183,7 @@ impl Tracker {
             client: Side::default(),
             server: Side::default(),
             evicted: 0,
+            unsure: false,
             partial_client: false,
             partial_server: false,
         }
@@ -178,9 +238,12 @@ impl Tracker {
         for side in [&mut self.client, &mut self.server] {
             side.used.clear();
             side.used_order.clear();
-            for e in side.map.values_mut() {
-                e.cancelled = true;
-                e.earlier_session = true;
+            let keys: Vec<String> = side.map.keys().cloned().collect();
+            for k in keys {
+                side.cancel(&k);
+                if let Some(e) = side.map.get_mut(&k) {
+                    e.earlier_session = true;
+                }
             }
         }
     }
@@ -196,7 +259,7 @@ impl Tracker {
         tasks_declared: bool,
     ) -> RequestId {
         let max = self.max;
-        let mut evicted = 0;
+        let (mut evicted, mut unsure) = (0, false);
         let Some(side) = self.side(dir) else {
             return RequestId::Fresh;
         };
@@ -209,21 +272,25 @@ impl Tracker {
         if verdict != RequestId::InFlight {
             if !side.map.contains_key(&key) {
                 while side.map.len() >= max {
-                    let Some((k, seq)) = side.order.pop_front() else {
+                    let Some((live, lost)) = side.evict_one(max) else {
                         break;
                     };
-                    if side.map.get(&k).is_some_and(|e| e.seq == seq) {
-                        side.map.remove(&k);
-                        evicted += 1;
-                    }
+                    evicted += 1;
+                    unsure |= live || lost;
                 }
             }
-            // Reusing the id of a cancelled request: its late response may still come.
-            let late_possible = side
+            // Reusing the id of a cancelled request: its late response may still come (also
+            // when that request was evicted: its pending answers move into the new entry).
+            let mut late_possible = side
                 .map
                 .get(&key)
                 .filter(|e| e.cancelled)
                 .map_or(0, |e| e.late_possible.saturating_add(1));
+            if !side.map.contains_key(&key) && side.late_after_eviction.contains(&key) {
+                let before = side.late_after_eviction.len();
+                side.late_after_eviction.retain(|k| *k != key);
+                late_possible = (before - side.late_after_eviction.len()) as u32;
+            }
             let seq = side.recorded;
             side.recorded += 1;
             side.order.push_back((key.clone(), seq));
@@ -246,13 +313,19 @@ impl Tracker {
             side.order
                 .retain(|(k, seq)| map.get(k).is_some_and(|e| e.seq == *seq));
         }
+        if side.cancelled_order.len() > 2 * max + 16 {
+            let map = &side.map;
+            side.cancelled_order
+                .retain(|(k, seq)| map.get(k).is_some_and(|e| e.seq == *seq && e.cancelled));
+        }
         self.evicted += evicted;
+        self.unsure |= unsure;
         verdict
     }
 
     /// Matches a response sent on `dir` against the peer's in-flight requests.
     pub(crate) fn on_response(&mut self, dir: Direction, key: &str) -> Response {
-        let sure = self.evicted == 0 && !self.is_partial(dir.reverse());
+        let sure = !self.unsure && !self.is_partial(dir.reverse());
         let max = self.max;
         let Some(side) = self.side(dir.reverse()) else {
             return Response::NotTracked;
@@ -265,8 +338,8 @@ impl Tracker {
             // neither (regression: a cancel, the id reused, the late answer settled the new
             // request and the real answer was reported unknown and dropped by the proxy).
             e.late_possible -= 1;
-            e.cancelled = true;
             e.unsure = true;
+            side.cancel(key);
             return Response::Ambiguous;
         }
         match side.map.remove(key) {
@@ -286,8 +359,18 @@ impl Tracker {
                     tasks_declared: e.tasks_declared,
                 }
             }
-            None if sure => Response::Unknown,
-            None => Response::NotTracked,
+            None => {
+                // The late answer of a cancelled request evicted to make room.
+                if let Some(i) = side.late_after_eviction.iter().position(|k| k == key) {
+                    side.late_after_eviction.remove(i);
+                    return Response::NotTracked;
+                }
+                if sure {
+                    Response::Unknown
+                } else {
+                    Response::NotTracked
+                }
+            }
         }
     }
 
@@ -297,9 +380,8 @@ impl Tracker {
     pub(crate) fn on_cancel(&mut self, dir: Direction, key: &str) {
         for d in [dir, dir.reverse()] {
             if let Some(side) = self.side(d)
-                && let Some(e) = side.map.get_mut(key)
+                && side.cancel(key)
             {
-                e.cancelled = true;
                 return;
             }
         }
