@@ -1701,7 +1701,7 @@ pub struct Elements<'f> {
 }
 
 impl<'f> Elements<'f> {
-    fn new(frame: &'f [u8], array: Span) -> Self {
+    pub(crate) fn new(frame: &'f [u8], array: Span) -> Self {
         let ok = frame.get(array.start()) == Some(&b'[') && array.end() <= frame.len();
         Self {
             frame,

@@ -122,6 +122,13 @@ rules! {
     /// and the retired -32002 / -32042).
     ReservedErrorCode => "reserved-error-code", INVALID_REQUEST,
         "§6.1 ([B] Error codes; [TS]; [JSONRPC] §5.1)";
+    /// A 2026-07-28 MCP error whose `data` lacks what its schema requires:
+    /// `requiredCapabilities` (an object) for -32021 MissingRequiredClientCapability,
+    /// `supported` (an array of strings) and `requested` (a string) for -32022
+    /// UnsupportedProtocolVersion. A client reads them to retry (declare the capability, pick
+    /// a supported version).
+    ErrorDataShape => "error-data-shape", INVALID_REQUEST,
+        "§6.1 ([B] Error codes; [TS] MissingRequiredClientCapabilityError, UnsupportedProtocolVersionError)";
     /// `"id": null` on an error response (2026-07-28 models an unreadable id as absent).
     NullErrorId => "null-error-id", INVALID_REQUEST,
         "§2.1 ([TS] JSONRPCErrorResponse.id?: RequestId)";

@@ -144,7 +144,7 @@ fn rows() -> Vec<Row> {
             Rule::ReservedErrorCode,
             V2026_07_28,
             ServerToClient,
-            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"m"}}"#,
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"m"}}"#,
         ),
         r(
@@ -153,6 +153,13 @@ fn rows() -> Vec<Row> {
             ServerToClient,
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"m"}}"#,
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32500,"message":"m"}}"#,
+        ),
+        r(
+            Rule::ErrorDataShape,
+            V2026_07_28,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m","data":{"supported":["2026-07-28"],"requested":"1900-01-01"}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m"}}"#,
         ),
         r(
             Rule::NullErrorId,
@@ -1199,4 +1206,84 @@ fn full_table_evicts_cancelled_requests_first() {
         session_check(&mut s, s2c, &answer(99)).0,
         Tracked::NotJudged
     );
+}
+
+/// -32021 / -32022 `data` members by the 2026-07-28 schema: each way to break them is
+/// reported once at the offending value; other codes and legacy profiles are not checked.
+#[test]
+fn error_data_of_mcp_errors() {
+    let err = |code: i32, data: &str| {
+        format!(r#"{{"jsonrpc":"2.0","id":1,"error":{{"code":{code},"message":"m"{data}}}}}"#)
+    };
+    let cases: &[(i32, &str, Option<&str>)] = &[
+        (
+            -32022,
+            r#","data":{"supported":["2026-07-28","2025-11-25"],"requested":"x"}"#,
+            None,
+        ),
+        (-32022, r#","data":{"supported":[],"requested":"x"}"#, None),
+        (-32022, "", Some("-32022")),
+        (-32022, r#","data":null"#, Some("null")),
+        (-32022, r#","data":{"requested":"x"}"#, Some("{")),
+        (
+            -32022,
+            r#","data":{"supported":"2026-07-28","requested":"x"}"#,
+            Some(r#""2026-07-28""#),
+        ),
+        (
+            -32022,
+            r#","data":{"supported":["a",5],"requested":"x"}"#,
+            Some("5]"),
+        ),
+        (-32022, r#","data":{"supported":["a"]}"#, Some("{")),
+        (
+            -32022,
+            r#","data":{"supported":["a"],"requested":1}"#,
+            Some("1}"),
+        ),
+        (
+            -32021,
+            r#","data":{"requiredCapabilities":{"elicitation":{}}}"#,
+            None,
+        ),
+        (-32021, r#","data":{}"#, Some("{}")),
+        (
+            -32021,
+            r#","data":{"requiredCapabilities":"elicitation"}"#,
+            Some(r#""elicitation""#),
+        ),
+        (-32020, "", None),
+        (-32602, "", None),
+    ];
+    for &(code, data, at) in cases {
+        let frame = err(code, data);
+        let got = judge(
+            &mut Validator::new(Profile::V2026_07_28, Direction::ServerToClient),
+            None,
+            frame.as_bytes(),
+        );
+        let found: Vec<_> = got
+            .iter()
+            .filter(|v| v.rule == Rule::ErrorDataShape)
+            .collect();
+        match at {
+            None => assert!(got.is_empty(), "{frame}: {got:?}"),
+            Some(at) => {
+                assert_eq!(found.len(), 1, "{frame}: {got:?}");
+                let want = frame.rfind(at).unwrap();
+                assert_eq!(found[0].offset, want, "{frame}: {got:?}");
+            }
+        }
+        for legacy in [Profile::Legacy, Profile::V2025_11_25] {
+            let got = judge(
+                &mut Validator::new(legacy, Direction::ServerToClient),
+                None,
+                frame.as_bytes(),
+            );
+            assert!(
+                got.iter().all(|v| v.rule != Rule::ErrorDataShape),
+                "{legacy} {frame}"
+            );
+        }
+    }
 }

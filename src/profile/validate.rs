@@ -701,6 +701,9 @@ fn check_error(m: &Msg<'_>, rev: Option<Revision>, dir: Direction, out: &mut Vec
     let Some((code, s)) = m.error_code() else {
         return;
     };
+    if strict {
+        check_error_data(m, code, s, out);
+    }
     if !(-32768..=-32000).contains(&code) || matches!(code, -32700 | -32603..=-32600) {
         return;
     }
@@ -831,4 +834,66 @@ fn lookup_violation(
         ),
         Lookup::Known | Lookup::WrongKind | Lookup::Unknown => {}
     }
+}
+
+/// -32021 and -32022 carry `data` with the members their 2026-07-28 schemas require
+/// ([`Rule::ErrorDataShape`]); other codes' `data` is free.
+fn check_error_data(m: &Msg<'_>, code: i64, code_span: crate::Span, out: &mut Vec<Violation>) {
+    let name = match code {
+        -32021 => "MissingRequiredClientCapability",
+        -32022 => "UnsupportedProtocolVersion",
+        _ => return,
+    };
+    let Some(data) = m.env.error_data_span() else {
+        push(
+            out,
+            Rule::ErrorDataShape,
+            code_span.start(),
+            format!("{code} ({name}) has no \"data\""),
+        );
+        return;
+    };
+    if m.kind_at(data) != Some(Kind::Object) {
+        push(
+            out,
+            Rule::ErrorDataShape,
+            data.start(),
+            format!("{code} ({name}): \"data\" is not an object"),
+        );
+        return;
+    }
+    let member = |key: &str, want: Kind, what: &str, out: &mut Vec<Violation>| {
+        match msg::get(m.frame, data, key) {
+            None => push(
+                out,
+                Rule::ErrorDataShape,
+                data.start(),
+                format!("{code} ({name}): \"data\" lacks {key:?}"),
+            ),
+            Some(v) if m.kind_at(v) != Some(want) => push(
+                out,
+                Rule::ErrorDataShape,
+                v.start(),
+                format!("{code} ({name}): data.{key} is not {what}"),
+            ),
+            Some(v) => return Some(v),
+        }
+        None
+    };
+    if code == -32021 {
+        member("requiredCapabilities", Kind::Object, "an object", out);
+        return;
+    }
+    if let Some(list) = member("supported", Kind::Array, "an array", out)
+        && let Some(bad) = crate::envelope::Elements::new(m.frame, list)
+            .find(|&v| m.kind_at(v) != Some(Kind::String))
+    {
+        push(
+            out,
+            Rule::ErrorDataShape,
+            bad.start(),
+            format!("{code} ({name}): data.supported holds a value that is not a string"),
+        );
+    }
+    member("requested", Kind::String, "a string", out);
 }
