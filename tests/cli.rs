@@ -1254,3 +1254,63 @@ fn a_last_lone_cr_is_a_blank_line() {
     let (code, recs, _) = check_jsonl(&[], &f);
     assert_eq!((code, recs.len()), (0, 1));
 }
+
+/// Re-trial finding (same class as `auto_keeps_the_revision_initialize_settled`): one request
+/// whose `_meta` names a protocol version (here not even a string) after an `initialize`
+/// handshake switched the rest of the input to 2026-07-28 rules. That request is judged under
+/// 2026-07-28; the requests after it stay legacy.
+#[test]
+fn auto_judges_a_modern_request_alone_once_initialize_settled() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":5}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/list"}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x"}}
+"#;
+    let f = temp_file(&dir, "p2_auto.jsonl", input);
+    let (code, recs, _) = check_jsonl(&["--direction", "c2s"], &f);
+    assert_eq!(code, 1);
+    let invalid: Vec<u64> = recs
+        .iter()
+        .filter(|r| r["valid"] != true)
+        .map(|r| r["frame"].as_u64().unwrap())
+        .collect();
+    assert_eq!(invalid, [4], "{recs:?}");
+}
+
+/// Re-trial findings: the Arabic letter mark (a bidi control) and invisible characters
+/// (zero width space, word joiner, BOM) reached the terminal raw, so `tools/list\u{200b}`
+/// read as `tools/list`; and file names went raw into `file:line:col` headers, so a file name
+/// with a newline forged a report line.
+#[test]
+fn invisible_characters_and_file_names_are_escaped_in_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(
+        &dir,
+        "evil\u{1b}[31m\nFORGED:1:1: ok.jsonl",
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"tools/list\\u200b\\u061c\\u2060\\ufeff\",\"id\":1}\n",
+    );
+    let text = stdout_of(
+        &["check", "--profile", "2026-07-28", "--direction", "c2s"],
+        &f,
+        1,
+    );
+    assert!(
+        text.contains(r"tools/list\u{200b}\u{61c}\u{2060}\u{feff}"),
+        "{text}"
+    );
+    assert!(
+        text.contains(r"evil\u{1b}[31m\u{a}FORGED:1:1: ok.jsonl:1:"),
+        "{text}"
+    );
+    assert!(!text.lines().any(|l| l.starts_with("FORGED")), "{text}");
+    assert!(
+        !text.contains(['\u{200b}', '\u{61c}', '\u{2060}', '\u{feff}', '\u{1b}']),
+        "{text:?}"
+    );
+    let text = stdout_of(&["stats"], &f, 0);
+    assert!(!text.lines().any(|l| l.starts_with("FORGED")), "{text}");
+    assert!(!text.contains(['\u{200b}', '\u{1b}']), "{text:?}");
+}

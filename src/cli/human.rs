@@ -15,11 +15,33 @@ use super::record::Record;
 const WINDOW: usize = 60;
 
 /// Characters traffic must not send to a terminal as they are: controls (C0 with CR, LF and
-/// ESC, DEL, C1) and the Unicode format characters that reorder or hide text (bidi embeddings,
-/// overrides and isolates, the line and paragraph separators).
+/// ESC, DEL, C1) and the Unicode format and filler characters that reorder text or are
+/// invisible (bidi marks, embeddings, overrides and isolates, the Arabic letter mark, zero
+/// width spaces and joiners, the line and paragraph separators, the BOM, variation selectors,
+/// tags, Hangul fillers), so that `tools/list\u{200b}` cannot pass for `tools/list` (re-trial
+/// finding).
 fn unsafe_for_terminal(c: char) -> bool {
     c.is_control()
-        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{061C}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF0}'..='\u{FFFB}'
+                | '\u{E0000}'..='\u{E0FFF}'
+        )
 }
 
 /// `text` for a terminal: [`unsafe_for_terminal`] characters as `\u{..}` escapes (a method
@@ -97,8 +119,11 @@ pub fn write_violations(
         let Range { start: ls, end: le } = locator.line_bounds(rel);
         writeln!(
             out,
-            "{file}:{line}:{col}: {} [{}] (code {})",
-            v.message, v.kind, v.code
+            "{}:{line}:{col}: {} [{}] (code {})",
+            printable(file),
+            v.message,
+            v.kind,
+            v.code
         )?;
         if bytes.is_empty() {
             // A framing error whose bytes were discarded (oversize) or never formed a line.

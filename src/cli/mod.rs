@@ -253,7 +253,7 @@ impl Summary {
             frames,
             error: e.to_string(),
         });
-        writeln!(err, "mcpwire: {file}: {e}")
+        writeln!(err, "mcpwire: {}: {e}", human::printable(file))
     }
 }
 

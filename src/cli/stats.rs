@@ -204,7 +204,7 @@ pub fn run(
             Ok(r) => r,
             Err(e) => {
                 failed = true;
-                writeln!(err, "mcpwire: {name}: {e}")?;
+                writeln!(err, "mcpwire: {}: {e}", human::printable(&name))?;
                 continue;
             }
         };
@@ -220,7 +220,7 @@ pub fn run(
                 Ok(None) => break,
                 Err(e) => {
                     failed = true;
-                    writeln!(err, "mcpwire: {name}: {e}")?;
+                    writeln!(err, "mcpwire: {}: {e}", human::printable(&name))?;
                     break;
                 }
             };
@@ -263,7 +263,7 @@ fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()
             out.write_all(b"\n")
         }
         Format::Human => {
-            let name = st.file.as_deref().unwrap_or("total");
+            let name = human::printable(st.file.as_deref().unwrap_or("total"));
             writeln!(
                 out,
                 "{name}: {} frame{}, {}",

@@ -313,11 +313,17 @@ fn effective_revision(
                     .str_at(s)
                     .and_then(|pv| Revision::from_version(&pv))
                     .unwrap_or(Revision::V2026_07_28);
-                v.era = if rev.is_modern() {
-                    Era::Modern
-                } else {
-                    Era::Legacy(Some(rev))
-                };
+                // The request is judged under the revision it names; it decides the stream
+                // only while nothing has (trial finding: one such request after an
+                // `initialize` handshake switched a legacy session to 2026-07-28 rules, and
+                // the proxy rejected every later plain request).
+                if v.era == Era::Undecided {
+                    v.era = if rev.is_modern() {
+                        Era::Modern
+                    } else {
+                        Era::Legacy(Some(rev))
+                    };
+                }
                 return Some(rev);
             }
             if m.method.as_deref() == Some("initialize") {
