@@ -605,3 +605,33 @@ fn request_rejected_by_the_parser_is_answered_with_its_id() {
     assert_eq!(v[0]["id"], "2");
     assert_eq!(v[0]["action"], "replied");
 }
+
+/// Re-trial finding: the summary counted every distinct method name, so a peer sending new
+/// names grew a long-running proxy without bound (400,000 names: 161 MB). At most 1,024 names
+/// of at most 256 bytes are kept per direction; the rest are counted together.
+#[test]
+fn method_counts_are_bounded() {
+    if !python() {
+        return;
+    }
+    let mut stdin = String::new();
+    for i in 0..1100 {
+        stdin.push_str(&format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/n{i}\"}}\n"
+        ));
+    }
+    let long = "x".repeat(257);
+    stdin.push_str(&format!("{{\"jsonrpc\":\"2.0\",\"method\":\"{long}\"}}\n"));
+    stdin.push_str("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/n0\"}\n");
+    let out = scripted(&["--profile", "legacy"], b"", stdin);
+    let recs = records(&out.stderr);
+    let methods = summary(&recs)["c2s"]["methods"]
+        .as_object()
+        .unwrap()
+        .clone();
+    assert_eq!(methods.len(), 1025, "{}", methods.len());
+    assert_eq!(methods["notifications/n0"], 2);
+    assert_eq!(methods["notifications/n1023"], 1);
+    assert!(methods.get("notifications/n1024").is_none());
+    assert_eq!(methods["(other methods)"], 1100 - 1024 + 1);
+}

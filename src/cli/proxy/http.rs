@@ -95,7 +95,9 @@ pub struct HttpArgs {
     #[arg(long, value_name = "IP:PORT")]
     listen: SocketAddr,
     /// The upstream MCP endpoint, `http://HOST:PORT/PATH` (plain HTTP). POSTs to PATH are
-    /// validated; every request is forwarded to HOST:PORT with its own path.
+    /// validated (also to any spelling an upstream may read as PATH: percent-escapes, `//`,
+    /// `.` / `..` segments, `;` parameters, a trailing `/`, other letter case); every request
+    /// is forwarded to HOST:PORT with its own path.
     #[arg(long, value_name = "URL", value_parser = parse_upstream)]
     upstream: Uri,
     /// Largest client-to-server POST body accepted, in bytes; larger ones are answered 413.
@@ -399,8 +401,53 @@ fn own_response(
     r
 }
 
+/// The path's segments as an upstream may read them: percent-escapes decoded, `;` parameters
+/// dropped, empty and `.` segments removed, `..` applied, ASCII case folded.
+fn path_segments(path: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for seg in path.split('/') {
+        let seg = seg.split(';').next().unwrap_or("");
+        let bytes = seg.as_bytes();
+        let mut decoded = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            let hex = |b: u8| (b as char).to_digit(16);
+            match (
+                bytes[i],
+                bytes.get(i + 1).and_then(|&b| hex(b)),
+                bytes.get(i + 2).and_then(|&b| hex(b)),
+            ) {
+                (b'%', Some(h), Some(l)) => {
+                    decoded.push((h * 16 + l) as u8);
+                    i += 3;
+                }
+                (b, _, _) => {
+                    decoded.push(b);
+                    i += 1;
+                }
+            }
+        }
+        let seg = String::from_utf8_lossy(&decoded).to_ascii_lowercase();
+        match seg.as_str() {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            _ => out.push(seg),
+        }
+    }
+    out
+}
+
+/// True when `path` names the MCP endpoint for some reading of it (re-trial finding: `//mcp`,
+/// `/m%63p`, `/./mcp`, `/MCP`, `/mcp/` and `/mcp;a` went through unvalidated, and an upstream
+/// that normalises paths served them as `/mcp`). Every such POST is validated.
+fn on_endpoint(path: &str, endpoint: &str) -> bool {
+    path == endpoint || path_segments(path) == path_segments(endpoint)
+}
+
 async fn handle(p: Arc<Proxy>, req: Request<Incoming>) -> Result<Response<ProxyBody>, Infallible> {
-    if req.method() == Method::POST && req.uri().path() == p.endpoint {
+    if req.method() == Method::POST && on_endpoint(req.uri().path(), &p.endpoint) {
         return Ok(handle_post(p, req).await);
     }
     let (parts, body) = req.into_parts();
@@ -518,7 +565,7 @@ async fn forward(
     body: ProxyBody,
     tap: Option<SharedSession>,
 ) -> Response<ProxyBody> {
-    let on_endpoint = parts.uri.path() == p.endpoint;
+    let on_endpoint = on_endpoint(parts.uri.path(), &p.endpoint);
     let delete = parts.method == Method::DELETE;
     let key = session_key(&parts.headers);
     let mut uri = hyper::http::uri::Parts::default();
@@ -793,6 +840,31 @@ impl Body for Tapped {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Re-trial finding: POSTs to other spellings of the endpoint path were forwarded without
+    /// validation, and a normalising upstream served them as the endpoint.
+    #[test]
+    fn every_spelling_of_the_endpoint_is_the_endpoint() {
+        for path in [
+            "/mcp",
+            "//mcp",
+            "/m%63p",
+            "/M%43P",
+            "/./mcp",
+            "/MCP",
+            "/mcp/",
+            "/mcp;a",
+            "/x/../mcp",
+            "/mcp//",
+            "/%2e/mcp",
+        ] {
+            assert!(on_endpoint(path, "/mcp"), "{path}");
+        }
+        for path in ["/", "/mcpx", "/mc", "/mcp/x", "/x/mcp", "/mcp%2fx"] {
+            assert!(!on_endpoint(path, "/mcp"), "{path}");
+        }
+        assert!(on_endpoint("/api//v1/./MCP/", "/api/v1/mcp"));
+    }
 
     /// Adversarial trial (session 3): the key was decoded lossily, so `a\x80` and `a\x81`
     /// both became `a\u{FFFD}` and two sessions shared one state.
