@@ -162,3 +162,39 @@ fn error_reply_debug_shows_the_body_as_text() {
         r#"ErrorReply { body: "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"x\"}}", http_status: 400 }"#
     );
 }
+
+/// Re-trial finding: replies without an id broke `missing-error-id` under the revisions that
+/// require one; `for_revision` adds `"id":null` there and nowhere else.
+#[test]
+fn replies_carry_a_null_id_where_the_revision_requires_one() {
+    use mcpwire::profile::{Revision, Violation, error_reply_for_frame};
+    let v = Violation::from_error(&mcpwire::parse(b"not json").unwrap_err());
+    let bare = error_reply_for_frame(b"not json", &v);
+    assert!(bare.body.starts_with(br#"{"jsonrpc":"2.0","error":"#));
+    for rev in [
+        Revision::V2024_11_05,
+        Revision::V2025_03_26,
+        Revision::V2025_06_18,
+    ] {
+        let r = bare.clone().for_revision(Some(rev));
+        assert!(
+            r.body
+                .starts_with(br#"{"jsonrpc":"2.0","id":null,"error":"#),
+            "{rev}"
+        );
+        let again = r.clone().for_revision(Some(rev));
+        assert_eq!(again, r, "{rev}: applied once");
+    }
+    for rev in [
+        None,
+        Some(Revision::V2025_11_25),
+        Some(Revision::V2026_07_28),
+    ] {
+        assert_eq!(bare.clone().for_revision(rev), bare, "{rev:?}");
+    }
+    // A reply with the request's id keeps it.
+    let dup = br#"{"jsonrpc":"2.0","id":7,"method":"x","method":"y"}"#;
+    let v = Violation::from_error(&mcpwire::parse(dup).unwrap_err());
+    let r = error_reply_for_frame(dup, &v).for_revision(Some(Revision::V2025_03_26));
+    assert!(r.body.starts_with(br#"{"jsonrpc":"2.0","id":7,"#), "{r:?}");
+}

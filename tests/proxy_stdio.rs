@@ -635,3 +635,23 @@ fn method_counts_are_bounded() {
     assert!(methods.get("notifications/n1024").is_none());
     assert_eq!(methods["(other methods)"], 1100 - 1024 + 1);
 }
+
+/// Re-trial finding: under a legacy revision that requires `id` on error responses, the
+/// proxy's replies to frames whose id cannot be read had none (`missing-error-id` by
+/// mcpwire's own rules); they carry `"id":null` there, and still none under 2026-07-28.
+#[test]
+fn replies_without_a_readable_id_follow_the_revision() {
+    if !python() {
+        return;
+    }
+    for (profile, head) in [
+        ("2025-03-26", r#"{"jsonrpc":"2.0","id":null,"error":"#),
+        ("2026-07-28", r#"{"jsonrpc":"2.0","error":"#),
+    ] {
+        let out = scripted(&["--profile", profile], b"", "not json\n".to_owned());
+        let replies = String::from_utf8(out.stdout).unwrap();
+        assert!(replies.starts_with(head), "{profile}: {replies}");
+        let verdict = mcpwire::parse(replies.trim_end().as_bytes()).unwrap();
+        assert_eq!(verdict.shape(), mcpwire::Shape::Error, "{profile}");
+    }
+}

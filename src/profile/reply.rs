@@ -27,6 +27,30 @@ pub struct ErrorReply {
     pub http_status: u16,
 }
 
+impl ErrorReply {
+    /// The reply as revision `rev` requires it: 2024-11-05, 2025-03-26 and 2025-06-18 require
+    /// `id` on every error response (`"id": null` when the request's id could not be read), so
+    /// a reply without one gets `"id":null` there; other revisions (`None`: the legacy union
+    /// or undecided) leave it as it is (2025-11-25 and 2026-07-28 omit the id; 2026-07-28
+    /// flags `"id": null`). Re-trial finding: the proxy's own replies broke
+    /// [`Rule::MissingErrorId`] under the legacy profiles.
+    pub fn for_revision(mut self, rev: Option<Revision>) -> Self {
+        const HEAD: &[u8] = br#"{"jsonrpc":"2.0","#;
+        let needs_id = matches!(
+            rev,
+            Some(Revision::V2024_11_05 | Revision::V2025_03_26 | Revision::V2025_06_18)
+        );
+        if needs_id
+            && self.body.starts_with(HEAD)
+            && !self.body[HEAD.len()..].starts_with(br#""id":"#)
+        {
+            self.body
+                .splice(HEAD.len()..HEAD.len(), br#""id":null,"#.iter().copied());
+        }
+        self
+    }
+}
+
 impl std::fmt::Debug for ErrorReply {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ErrorReply")

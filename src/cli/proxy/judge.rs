@@ -197,7 +197,7 @@ impl Judge {
                 (Direction::ClientToServer, Some(v)) => {
                     // Echo the id when it can still be read (e.g. a request rejected only for
                     // a duplicate key), so the client can match the error to its request.
-                    let r = error_reply_for_frame(bytes, &v);
+                    let r = error_reply_for_frame(bytes, &v).for_revision(revision(session, dir));
                     Action::Reply {
                         body: r.body,
                         http_status: r.http_status,
@@ -318,8 +318,9 @@ impl Judge {
         out: &[Violation],
     ) -> Action {
         let first = &out[0];
+        let rev = revision(session, dir);
         if self.http_replies && dir == Direction::ClientToServer && env.shape() != Shape::Request {
-            let r = error_reply(Some(env), first);
+            let r = error_reply(Some(env), first).for_revision(rev);
             return Action::Reply {
                 body: r.body,
                 http_status: r.http_status,
@@ -327,7 +328,7 @@ impl Judge {
         }
         match env.shape() {
             Shape::Request => {
-                let r = error_reply(Some(env), first);
+                let r = error_reply(Some(env), first).for_revision(rev);
                 // Answered here: the request is no longer in flight (unless its id was a
                 // duplicate: then the in-flight entry is the earlier request's, which still
                 // awaits the real response).
@@ -390,4 +391,16 @@ fn action_name(a: &Action) -> &'static str {
         Action::Replace(_) => "replaced",
         Action::Drop => "dropped",
     }
+}
+
+/// The revision the replies to `dir`'s sender are written for: the one its validator has
+/// decided (`None` for the legacy union and while undecided).
+fn revision(session: &mut Session, dir: Direction) -> Option<mcpwire::profile::Revision> {
+    if dir == Direction::Unknown {
+        return None;
+    }
+    session
+        .validator_mut(dir)
+        .revision()
+        .and_then(mcpwire::profile::Revision::from_version)
 }
