@@ -1314,3 +1314,27 @@ fn invisible_characters_and_file_names_are_escaped_in_the_report() {
     assert!(!text.lines().any(|l| l.starts_with("FORGED")), "{text}");
     assert!(!text.contains(['\u{200b}', '\u{1b}']), "{text:?}");
 }
+
+/// Re-trial finding: in an event with more than 1,025 `data:` lines, offsets past the first
+/// 1,025 lines were wrong (the framer keeps 1,024 later starts by default, and the CLI fell
+/// back to counting from the first value). The CLI keeps every start: exact offsets.
+#[test]
+fn sse_offsets_are_exact_past_1025_data_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut input = b"data: {\"jsonrpc\":\"2.0\",\n".to_vec();
+    for _ in 0..1100 {
+        input.extend_from_slice(b"data:  \n");
+    }
+    input.extend_from_slice(b"data: \"id\":1,\"method\":\"ping\",,}\n\n");
+    let f = temp_file(&dir, "long.sse", &input);
+    let (code, recs, _) = check_jsonl(&["--transport", "sse"], &f);
+    assert_eq!(code, 1);
+    let bad = input.windows(2).position(|w| w == b",,").unwrap() + 1;
+    assert_eq!(recs[0]["violations"][0]["offset"], bad, "{recs:?}");
+    let text = stdout_of(&["check", "--transport", "sse"], &f, 1);
+    assert!(text.contains("long.sse:1102:30: "), "{text}");
+    assert!(
+        text.contains("data: \"id\":1,\"method\":\"ping\",,}"),
+        "{text}"
+    );
+}

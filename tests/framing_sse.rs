@@ -324,6 +324,39 @@ fn data_line_starts_are_bounded() {
     }
 }
 
+/// `set_max_data_line_starts`: a smaller cap at the boundary and one line either side, no
+/// cap (every start kept, what the CLI uses), and `reset` keeps the setting.
+#[test]
+fn data_line_starts_cap_is_configurable() {
+    for (cap, lines) in [(2, 3), (2, 4), (2, 5), (usize::MAX, 5000)] {
+        let input = format!("{}\n", "data:\n".repeat(lines));
+        let mut f = SseFramer::new();
+        f.set_max_data_line_starts(cap);
+        f.reset();
+        let d = f.finish(input.as_bytes());
+        let Status::Complete(Ok(ev)) = d.status else {
+            panic!("{:?}", d.status)
+        };
+        let starts: Vec<_> = ev.data_line_starts().collect();
+        let kept = lines.min(cap.saturating_add(2));
+        assert_eq!(starts.len(), kept, "{cap} {lines}");
+        let unknown = starts.iter().filter(|d| d.pos.line == 0).count();
+        assert_eq!(
+            unknown,
+            usize::from(lines > cap.saturating_add(1)),
+            "{cap} {lines}"
+        );
+        let last = lines - 1;
+        let known = ev.data_position(last);
+        if lines <= cap.saturating_add(1) {
+            let p = known.unwrap();
+            assert_eq!((p.line, p.offset), (lines as u64, 6 * last as u64 + 5));
+        } else {
+            assert_eq!(known, None, "{cap} {lines}");
+        }
+    }
+}
+
 #[test]
 fn cr_at_end_of_read_then_lf_is_one_line_end() {
     let input = b"data: 1\r\n\r\ndata: 2\r\n\r\n";

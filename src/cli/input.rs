@@ -247,10 +247,14 @@ impl FrameReader {
     pub fn new(inner: Box<dyn Read>, transport: Transport, max_frame: usize) -> Self {
         let framer = match transport {
             Transport::Stdio => Framer::Ndjson(NdjsonFramer::with_max_frame_len(max_frame)),
-            Transport::Sse => Framer::Sse(Box::new(SseFramer::with_limits(
-                max_frame,
-                max_frame.saturating_add(LINE_OVERHEAD),
-            ))),
+            Transport::Sse => {
+                let mut f =
+                    SseFramer::with_limits(max_frame, max_frame.saturating_add(LINE_OVERHEAD));
+                // Every data line's position, so that every offset is exact (re-trial
+                // finding: past 1,024 lines of one event the offsets were wrong).
+                f.set_max_data_line_starts(usize::MAX);
+                Framer::Sse(Box::new(f))
+            }
             Transport::HttpBody => Framer::Body(BodyFramer::with_max_body_len(max_frame)),
         };
         Self {

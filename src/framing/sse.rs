@@ -291,6 +291,8 @@ pub struct SseFramer {
     fast_events: u64,
     /// Whether the whole-event fast path is tried ([`SseFramer::set_fast_path`]).
     fast_path: bool,
+    /// Later `data:` value starts kept per event ([`SseFramer::set_max_data_line_starts`]).
+    max_data_line_starts: usize,
 }
 
 impl Default for SseFramer {
@@ -340,6 +342,7 @@ impl SseFramer {
             comments: 0,
             fast_events: 0,
             fast_path: true,
+            max_data_line_starts: MAX_DATA_LINE_STARTS,
         }
     }
 
@@ -383,15 +386,27 @@ impl SseFramer {
         self.fast_path = on;
     }
 
-    /// Resets to the start of a new stream (counters included), keeping the limits and the
-    /// fast-path switch.
+    /// How many `data:` value starts each event keeps beyond the first, for exact data
+    /// positions ([`SseEvent::data_position`]); default [`MAX_DATA_LINE_STARTS`]. Each costs
+    /// 32 bytes while the event is built; an event's `data:` lines are at most its length / 5
+    /// (`data` and LF), so `usize::MAX` keeps every start within a memory bound of about 6.4
+    /// bytes of positions per byte of event limit (the CLI does this: its offsets must be
+    /// exact; re-trial finding: past 1,024 lines it printed wrong offsets).
+    pub fn set_max_data_line_starts(&mut self, n: usize) {
+        self.max_data_line_starts = n;
+    }
+
+    /// Resets to the start of a new stream (counters included), keeping the limits, the
+    /// kept data line starts and the fast-path switch.
     pub fn reset(&mut self) {
         let joined = std::mem::take(&mut self.joined);
         let fast_path = self.fast_path;
+        let starts = self.max_data_line_starts;
         *self = Self::with_limits(self.max_event_len, self.max_line_len);
         self.joined = joined;
         self.joined.clear();
         self.fast_path = fast_path;
+        self.max_data_line_starts = starts;
     }
 
     /// Finds the next event in `buf` (the pending bytes; see the module docs).
@@ -1026,16 +1041,19 @@ impl SseFramer {
     }
 
     /// Records where the `data:` value about to be appended to `joined` starts, up to
-    /// [`MAX_DATA_LINE_STARTS`]; then once a start with line 0 (positions not kept).
+    /// `max_data_line_starts`; then once a start with line 0 (positions not kept).
     fn keep_data_line_start(&mut self, pos: StreamPos) {
-        let pos = match self.more_data.len() {
-            n if n < MAX_DATA_LINE_STARTS => pos,
-            MAX_DATA_LINE_STARTS => StreamPos {
+        let n = self.more_data.len();
+        let pos = if n < self.max_data_line_starts {
+            pos
+        } else if n == self.max_data_line_starts {
+            StreamPos {
                 offset: 0,
                 line: 0,
                 col: 0,
-            },
-            _ => return,
+            }
+        } else {
+            return;
         };
         self.more_data.push(DataLineStart {
             at: self.joined.len(),
