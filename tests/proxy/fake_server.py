@@ -8,10 +8,13 @@ of --script (with the placeholder ID replaced by the request's id), or
   --stderr TEXT   write TEXT to stderr at start
   --exit N        exit with status N at EOF
   --hang          after EOF, sleep instead of exiting (shutdown tests)
+  --ignore-term   ignore SIGTERM (shutdown tests: only SIGKILL ends it)
+  --eof-mark PATH write "eof" to PATH when stdin reaches EOF
   --exit-after N  exit (with --exit's status) after answering N requests, stdin still open
   --on-start PATH write the lines of PATH to stdout at start (server-initiated traffic)
 """
 import json
+import signal
 import sys
 import time
 
@@ -21,12 +24,14 @@ flags = set()
 i = 0
 while i < len(args):
     a = args[i]
-    if a in ("--hang",):
+    if a in ("--hang", "--ignore-term"):
         flags.add(a)
         i += 1
     else:
         opts[a] = args[i + 1]
         i += 2
+if "--ignore-term" in flags:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 out = sys.stdout.buffer
 if "--stderr" in opts:
@@ -64,6 +69,9 @@ for line in sys.stdin.buffer:
     if "--exit-after" in opts and n >= int(opts["--exit-after"]):
         sys.exit(int(opts.get("--exit", "0")))
 
+if "--eof-mark" in opts:
+    with open(opts["--eof-mark"], "w") as f:
+        f.write("eof")
 if "--hang" in flags:
     time.sleep(3600)
 sys.exit(int(opts.get("--exit", "0")))

@@ -10,10 +10,10 @@
 //! stdout), connected by bounded channels, so a slow reader on one side never blocks the
 //! other direction.
 //!
-//! Shutdown: when the client closes our stdin, we close the server's stdin and wait for the
-//! server to exit (`--grace` seconds, then kill it). On SIGTERM / SIGINT (Ctrl-C off Unix; SDK clients signal
-//! the whole process group, so the server usually got it too) we wait the same way. Either
-//! way the summary record is written. When the server closes its stdout (it
+//! Shutdown (spec digest §7.1): when the client closes our stdin, or on SIGTERM / SIGINT
+//! (Ctrl-C off Unix; SDK clients signal the whole process group, so the server may have got it
+//! too), we close the server's stdin and wait for it to exit: `--grace` seconds, then SIGTERM,
+//! `--grace` seconds more, then SIGKILL. Either way the summary record is written. When the server closes its stdout (it
 //! exited), we flush what is left to the client and exit with the server's exit status
 //! (128 + signal number when a signal ended it).
 
@@ -47,8 +47,8 @@ const READ_CHUNK: usize = 64 * 1024;
 pub struct StdioArgs {
     #[command(flatten)]
     common: CommonProxyArgs,
-    /// Seconds to wait for the server to exit after the client closed its end, before the
-    /// server is killed.
+    /// Seconds to wait for the server to exit after its stdin was closed (the client closed
+    /// its end, or a SIGTERM / SIGINT came), before SIGTERM, and again before SIGKILL.
     #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
     grace: f64,
     /// The server command and its arguments.
@@ -168,51 +168,63 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
 
     let grace = Duration::from_secs_f64(args.grace.max(0.0));
     // SIGTERM / SIGINT (an SDK client ending the session kills our process group): the
-    // server usually got the same signal; give it the grace period, then kill it, and still
-    // write the summary.
+    // server may have got the same signal, or not (a signal to our pid alone); either way we
+    // close its stdin as a closing client would, give it the grace period, then SIGTERM, then
+    // SIGKILL (spec digest §7.1), and still write the summary.
     let mut signals = Signals::new()?;
+    let mut server_writer = Some(server_writer);
     let mut client_closed = false;
-    let mut killed = false;
+    let mut stage = Stop::Running;
     let deadline = tokio::time::sleep(Duration::MAX / 4);
     tokio::pin!(deadline);
-    // Wait for the server's stdout to close; the client closing first starts the grace
-    // period.
+    // Wait for the server's stdout to close; the client closing first starts the shutdown.
     loop {
         tokio::select! {
             _ = &mut s2c => break,
             _ = &mut c2s, if !client_closed => {
                 client_closed = true;
+                stage = Stop::Grace;
                 deadline.as_mut().reset(tokio::time::Instant::now() + grace);
             }
-            name = signals.recv(), if !client_closed => {
+            name = signals.recv(), if stage == Stop::Running => {
                 client_closed = true;
-                note(&judge, &format!("{name} received: waiting for the server to exit"));
+                note(&judge, &format!("{name} received: closing the server's stdin"));
+                // Dropping the writer closes the server's stdin (its EOF).
+                if let Some(w) = server_writer.take() {
+                    w.abort();
+                }
+                c2s.abort();
+                stage = Stop::Grace;
                 deadline.as_mut().reset(tokio::time::Instant::now() + grace);
             }
-            _ = &mut deadline, if client_closed => {
-                if killed {
-                    break;
+            _ = &mut deadline, if stage != Stop::Running => {
+                match stage.next(&mut child, &judge, "after its stdin closed") {
+                    Some(wait) => deadline.as_mut().reset(tokio::time::Instant::now() + wait.unwrap_or(grace)),
+                    None => break,
                 }
-                killed = true;
-                note(&judge, "server still running after the client closed: killing it");
-                let _ = child.start_kill();
-                // Its stdout may be held open by its own children: give up on it soon.
-                deadline.as_mut().reset(tokio::time::Instant::now() + Duration::from_secs(1));
             }
         }
     }
-    // The server closed its stdout; it should be exiting.
-    let status = match tokio::time::timeout(grace, child.wait()).await {
-        Ok(s) => s?,
-        Err(_) => {
-            note(&judge, "server closed stdout but did not exit: killing it");
-            let _ = child.start_kill();
-            child.wait().await?
+    // The server's output ended (it closed its stdout, or its output could not be
+    // delivered); it should be exiting.
+    let status = loop {
+        match tokio::time::timeout(grace, child.wait()).await {
+            Ok(s) => break s?,
+            Err(_) => {
+                if stage
+                    .next(&mut child, &judge, "after its output ended")
+                    .is_none()
+                {
+                    break child.wait().await?;
+                }
+            }
         }
     };
     let _ = tokio::time::timeout(Duration::from_secs(5), client_writer).await;
     c2s.abort();
-    server_writer.abort();
+    if let Some(w) = server_writer {
+        w.abort();
+    }
     let code = exit_code(status);
     judge
         .lock()
@@ -221,6 +233,74 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         .log
         .summary(Some(i32::from(code)));
     Ok(code)
+}
+
+/// Where the shutdown of the server stands (spec digest §7.1: close its stdin, wait, SIGTERM,
+/// wait, SIGKILL).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// Not shutting down.
+    Running,
+    /// Its stdin is closed; waiting for it to exit.
+    Grace,
+    /// SIGTERM sent; waiting again.
+    Terminated,
+    /// SIGKILL sent.
+    Killed,
+}
+
+impl Stop {
+    /// The next step once the current one's wait ran out: sends the signal and says how long
+    /// to wait next (`Some(None)`: the grace period; `Some(Some(d))`: `d`), or `None` when
+    /// the server was already killed.
+    fn next(
+        &mut self,
+        child: &mut tokio::process::Child,
+        judge: &Arc<Mutex<Shared>>,
+        when: &str,
+    ) -> Option<Option<Duration>> {
+        match *self {
+            Stop::Running | Stop::Grace => {
+                *self = Stop::Terminated;
+                note(
+                    judge,
+                    &format!("server still running {when}: sending SIGTERM"),
+                );
+                if !terminate(child) {
+                    return self.next(child, judge, when);
+                }
+                Some(None)
+            }
+            Stop::Terminated => {
+                *self = Stop::Killed;
+                note(
+                    judge,
+                    &format!("server still running {when} and SIGTERM: killing it"),
+                );
+                let _ = child.start_kill();
+                // Its stdout may be held open by its own children: give up on it soon.
+                Some(Some(Duration::from_secs(1)))
+            }
+            Stop::Killed => None,
+        }
+    }
+}
+
+/// Sends SIGTERM to the server; false where that is not possible (not Unix, or it has
+/// exited), so the caller goes on to kill it.
+fn terminate(child: &tokio::process::Child) -> bool {
+    #[cfg(unix)]
+    {
+        let pid = child
+            .id()
+            .and_then(|id| rustix::process::Pid::from_raw(id as i32));
+        if let Some(pid) = pid {
+            return rustix::process::kill_process(pid, rustix::process::Signal::TERM).is_ok();
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = child;
+    false
 }
 
 /// The judge and the one session of the stdio connection, shared by both directions.
