@@ -908,3 +908,43 @@ async fn mirrored_header_given_twice_with_different_values_is_400() {
         "{viol:?}"
     );
 }
+
+/// Re-trial finding: a client sending half a request line held its connection for good (300
+/// such connections exhausted the proxy's file descriptors), and a slow POST body held its
+/// task. With `--read-timeout 0.5`, the slow header is cut off and the slow body is 408; a
+/// normal request on the same proxy still goes through.
+#[tokio::test]
+async fn slow_headers_and_bodies_time_out() {
+    let up = Upstream::start(json_route(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#)).await;
+    let proxy = ProxyProc::start(up.addr, &["--read-timeout", "0.5"]);
+    // Half a request line: the proxy closes the connection (EOF) without a response.
+    let cut = tokio::time::timeout(LIMIT, async {
+        let mut s = TcpStream::connect(proxy.addr).await.unwrap();
+        s.write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\n")
+            .await
+            .unwrap();
+        let mut raw = Vec::new();
+        let _ = s.read_to_end(&mut raw).await;
+        raw
+    })
+    .await
+    .expect("closed within the time limit");
+    assert!(
+        cut.is_empty() || cut.starts_with(b"HTTP/1.1 408"),
+        "{}",
+        String::from_utf8_lossy(&cut)
+    );
+    // Headers on time, then 3 of 10 body bytes: 408, nothing forwarded.
+    let mut head = request("POST", "/mcp", CALL_HEADERS, CALL.as_bytes(), false);
+    let body_at = head.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    head.truncate(body_at + 3);
+    let got = send(proxy.addr, &head).await;
+    assert_eq!(got.status, 408);
+    assert!(up.seen().is_empty());
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", CALL_HEADERS, CALL.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.status, 200);
+}

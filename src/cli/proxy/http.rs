@@ -69,7 +69,7 @@ use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode, Uri};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use mcpwire::codec::FrameFault;
 use mcpwire::framing::sse::{LINE_OVERHEAD, SseFramer};
 use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, FrameError, FrameErrorKind, Status};
@@ -111,6 +111,11 @@ pub struct HttpArgs {
     /// its own).
     #[arg(long, default_value_t = DEFAULT_MAX_SESSIONS, value_name = "N")]
     max_sessions: usize,
+    /// Seconds a client has to send a request's headers, and again its whole POST body;
+    /// past either the connection is closed (headers) or answered 408 (body). Without it a
+    /// client sending a few bytes at a time could hold connections without end.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    read_timeout: f64,
 }
 
 /// Default `--max-sessions`.
@@ -200,6 +205,8 @@ struct Proxy {
     /// Server-to-client parser (frame limit `--max-frame-bytes`).
     s2c: Parser,
     max_body: usize,
+    /// `--read-timeout`.
+    read_timeout: std::time::Duration,
     max_frame: usize,
     max_sessions: usize,
 }
@@ -317,6 +324,7 @@ async fn serve(args: HttpArgs) -> io::Result<u8> {
             ..Limits::DEFAULT
         }),
         max_body: args.max_body_bytes,
+        read_timeout: std::time::Duration::from_secs_f64(args.read_timeout.max(0.001)),
         max_frame: c.max_frame_bytes,
     });
     let mut signals = Signals::new()?;
@@ -334,10 +342,16 @@ async fn serve(args: HttpArgs) -> io::Result<u8> {
                 };
                 let _ = stream.set_nodelay(true);
                 let p = proxy.clone();
+                let header_timeout = proxy.read_timeout;
                 tokio::spawn(async move {
                     let svc = hyper::service::service_fn(move |req| handle(p.clone(), req));
-                    // A client that hangs up mid-request is its own business.
+                    // A client that hangs up mid-request is its own business. One that sends
+                    // its headers too slowly is cut off (re-trial finding: half a request
+                    // line held a connection for good, and 300 of them exhausted the file
+                    // descriptors).
                     let _ = hyper::server::conn::http1::Builder::new()
+                        .timer(TokioTimer::new())
+                        .header_read_timeout(header_timeout)
                         .serve_connection(TokioIo::new(stream), svc)
                         .await;
                 });
@@ -507,7 +521,16 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
         return forward(&p, parts, body.boxed(), Some(session)).await;
     }
     let mut buf = BytesMut::with_capacity(declared.unwrap_or(0).min(p.max_body as u64) as usize);
-    while let Some(frame) = body.frame().await {
+    let deadline = tokio::time::Instant::now() + p.read_timeout;
+    loop {
+        let Ok(frame) = tokio::time::timeout_at(deadline, body.frame()).await else {
+            let msg = format!(
+                "mcpwire proxy: request body not received within {} s (--read-timeout)\n",
+                p.read_timeout.as_secs_f64()
+            );
+            return own_response(408, "text/plain", msg);
+        };
+        let Some(frame) = frame else { break };
         let frame = match frame {
             Ok(f) => f,
             // The client went away (or sent a broken chunked body): nobody to answer.
