@@ -685,3 +685,24 @@ fn replies_without_a_readable_id_follow_the_revision() {
         assert_eq!(verdict.shape(), mcpwire::Shape::Error, "{profile}");
     }
 }
+
+/// Re-trial finding: an unwritable `--log` path was reported as "No such file or directory"
+/// without the path.
+#[test]
+fn unwritable_log_path_is_named() {
+    let out = Command::cargo_bin("mcpwire")
+        .unwrap()
+        .args([
+            "proxy",
+            "stdio",
+            "--log",
+            "/nonexistent/dir/log",
+            "--",
+            "true",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--log /nonexistent/dir/log: "), "{err}");
+}

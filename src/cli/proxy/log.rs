@@ -94,7 +94,10 @@ impl Log {
     /// A log writing to `path`, or to stderr when `None`.
     pub fn open(path: Option<&Path>) -> io::Result<Self> {
         let out: Box<dyn Write + Send> = match path {
-            Some(p) => Box::new(BufWriter::new(File::create(p)?)),
+            // The error names the path (re-trial finding: "No such file or directory" alone).
+            Some(p) => Box::new(BufWriter::new(File::create(p).map_err(|e| {
+                io::Error::new(e.kind(), format!("--log {}: {e}", p.display()))
+            })?)),
             None => Box::new(io::stderr()),
         };
         Ok(Self {
