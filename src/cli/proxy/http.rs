@@ -588,7 +588,7 @@ async fn forward(
     body: ProxyBody,
     tap: Option<SharedSession>,
 ) -> Response<ProxyBody> {
-    let on_endpoint = on_endpoint(parts.uri.path(), &p.endpoint);
+    let to_endpoint = on_endpoint(parts.uri.path(), &p.endpoint);
     let delete = parts.method == Method::DELETE;
     let key = session_key(&parts.headers);
     let mut uri = hyper::http::uri::Parts::default();
@@ -611,7 +611,7 @@ async fn forward(
     };
     let (mut parts, body) = resp.into_parts();
     strip_hop_by_hop(&mut parts.headers);
-    if on_endpoint {
+    if to_endpoint {
         match (&key, &tap) {
             (Some(k), _)
                 if parts.status == StatusCode::NOT_FOUND
