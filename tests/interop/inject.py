@@ -22,12 +22,14 @@ META = {
     "io.modelcontextprotocol/clientCapabilities": {},
 }
 
+NULL = "null"  # the reply carries "id": null (2025-06-18 requires an id on error responses)
 LEGACY_BROKEN = [
     # (bytes sent, expected error code, expected id in the reply (None = no id member))
     # The parser rejects the duplicate key, but the id is unambiguous: the reply echoes it.
     (b'{"jsonrpc":"2.0","id":50,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}},"method":"tools/list"}', -32600, 50),
-    (b'{"jsonrpc":"2.0","id":51,"method":"tools/list",}', -32700, None),
-    (b'{"jsonrpc":"2.0","id":null,"method":"tools/list"}', -32600, None),
+    # The session negotiated 2025-06-18: a reply whose request id cannot be read has "id": null.
+    (b'{"jsonrpc":"2.0","id":51,"method":"tools/list",}', -32700, NULL),
+    (b'{"jsonrpc":"2.0","id":null,"method":"tools/list"}', -32600, NULL),
 ]
 MODERN_BROKEN = [
     (b'{"jsonrpc":"2.0","id":60,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}', -32602, 60),
@@ -94,7 +96,11 @@ def main():
         send(raw)
         r = response()
         want = f"error {code if code is not None else 'any'} id {rid}"
-        ok = "error" in r and (code is None or r["error"]["code"] == code) and r.get("id") == rid and (rid is not None or "id" not in r)
+        if rid == NULL:
+            id_ok = "id" in r and r["id"] is None
+        else:
+            id_ok = r.get("id") == rid and (rid is not None or "id" not in r)
+        ok = "error" in r and (code is None or r["error"]["code"] == code) and id_ok
         check(ok, f"{raw[:60].decode()}... -> {want}: got {json.dumps(r)[:160]}")
     # The session goes on: a valid request after the broken ones.
     params = {"_meta": META} if a.modern else {}

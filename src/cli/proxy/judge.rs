@@ -352,7 +352,7 @@ impl Judge {
                 _ => Action::Drop,
             },
             Shape::Batch | Shape::Invalid if dir == Direction::ClientToServer => {
-                let r = error_reply(Some(env), first);
+                let r = error_reply(Some(env), first).for_revision(rev);
                 Action::Reply {
                     body: r.body,
                     http_status: r.http_status,
