@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use mcpwire::framing::body::BodyFramer;
 use mcpwire::framing::ndjson::NdjsonFramer;
 use mcpwire::framing::sse::{self, DataLineStart, LINE_OVERHEAD, SseFramer};
-use mcpwire::framing::{FrameError, FrameErrorKind, Status};
+use mcpwire::framing::{FrameError, FrameErrorKind, Status, StreamPos};
 use mcpwire::profile::Direction;
 
 /// Bytes asked of the reader per `read()` call.
@@ -138,11 +138,16 @@ impl Frame<'_> {
     /// The absolute input offset of frame-relative byte `rel` (for SSE data: of that data
     /// byte in the stream); O(1), or O(log n) for joined SSE data.
     pub fn offset_at(&self, rel: usize) -> u64 {
+        self.data_position(rel)
+            .map_or(self.origin.offset + rel as u64, |p| p.offset)
+    }
+    /// For SSE data: the stream position of frame-relative byte `rel` (an offset past the
+    /// data, none is expected, stays on the last line); `None` for other transports and past
+    /// the kept `data:` line starts.
+    fn data_position(&self, rel: usize) -> Option<StreamPos> {
         let len = self.bytes.len();
-        match sse::position_in_data(self.data_lines, len, rel.min(len)) {
-            Some(p) => p.offset + rel.saturating_sub(len) as u64,
-            None => self.origin.offset + rel as u64,
-        }
+        sse::position_in_data(self.data_lines, len, rel.min(len))
+            .map(|p| p.advance(rel.saturating_sub(len) as u64))
     }
     /// Finds the frame's line ends once, for the positions of many offsets (a frame can have
     /// hundreds of thousands of violations: one scan per violation was quadratic, trial
@@ -173,13 +178,10 @@ impl Locator<'_> {
     /// data's own line ends are counted from the first value (approximate). O(log n).
     pub fn locate(&self, rel: usize) -> (u64, u64, u64) {
         let f = self.frame;
-        let len = f.bytes.len();
-        if let Some(p) = sse::position_in_data(f.data_lines, len, rel.min(len)) {
-            // An offset past the data (none is expected) stays on the last line.
-            let p = p.advance(rel.saturating_sub(len) as u64);
+        if let Some(p) = f.data_position(rel) {
             return (p.offset, p.line, p.col);
         }
-        let end = rel.min(len);
+        let end = rel.min(f.bytes.len());
         let abs = f.origin.offset + rel as u64;
         match self.lines_before(end) {
             0 => (abs, f.origin.line, f.origin.col + rel as u64),

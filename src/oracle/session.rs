@@ -167,12 +167,6 @@ impl Op {
     }
 }
 
-/// The sender whose requests a response (or a settle of a rejected response) flowing in
-/// `dir` answers.
-fn peer(dir: Direction) -> Direction {
-    dir.reverse()
-}
-
 /// Ground truth and the exact reference table.
 struct Truth {
     max: usize,
@@ -313,7 +307,7 @@ fn run_step(
 ) -> Result<(), String> {
     let frame = match op {
         Op::SettleRequest { id } => return settle(session, truth, dir, id, dir, log),
-        Op::SettleRejected { id } => return settle(session, truth, dir, id, peer(dir), log),
+        Op::SettleRejected { id } => return settle(session, truth, dir, id, dir.reverse(), log),
         _ => op.frame().expect("a frame for every other op"),
     };
     if matches!(
@@ -382,11 +376,14 @@ fn run_step(
             }
         }
         Tracked::Answered { method }
-            if !truth.batches && !truth.sent.contains(&(side(peer(dir)), key, method.clone())) =>
+            if !truth.batches
+                && !truth
+                    .sent
+                    .contains(&(side(dir.reverse()), key, method.clone())) =>
         {
             return Err(format!(
                 "answered a {method} request {raw} that {:?} never sent",
-                peer(dir)
+                dir.reverse()
             ));
         }
         Tracked::DuplicateRequest if !truth.batches && truth.open(dir, key) == 0 => {
@@ -394,12 +391,12 @@ fn run_step(
                 "duplicate request, but no request {raw} of {dir:?} is unanswered"
             ));
         }
-        Tracked::Answered { .. } | Tracked::NotJudged => truth.answer(peer(dir), key),
-        Tracked::UnknownId if sure(truth, peer(dir)) && truth.open(peer(dir), key) > 0 => {
+        Tracked::Answered { .. } | Tracked::NotJudged => truth.answer(dir.reverse(), key),
+        Tracked::UnknownId if sure(truth, dir.reverse()) && truth.open(dir.reverse(), key) > 0 => {
             return Err(format!(
                 "false unknown id: {} request(s) {raw} of {:?} unanswered",
-                truth.open(peer(dir), key),
-                peer(dir)
+                truth.open(dir.reverse(), key),
+                dir.reverse()
             ));
         }
         _ => {}
@@ -423,11 +420,11 @@ fn run_step(
                 Tracked::Request
             }
         }
-        Op::Result { .. } | Op::Error { .. } => match truth.table_answer(peer(dir), key) {
+        Op::Result { .. } | Op::Error { .. } => match truth.table_answer(dir.reverse(), key) {
             Some(m) => Tracked::Answered {
                 method: m.to_owned(),
             },
-            None if truth.evicted || truth.partial[side(peer(dir))] => Tracked::NotJudged,
+            None if truth.evicted || truth.partial[side(dir.reverse())] => Tracked::NotJudged,
             None => Tracked::UnknownId,
         },
         _ => Tracked::Untracked,

@@ -110,6 +110,15 @@ impl Revision {
     pub const fn is_modern(self) -> bool {
         matches!(self, Revision::V2026_07_28)
     }
+    /// True when the revision's schema requires `id` on every error response (`"id": null`
+    /// when the request's id could not be read): 2024-11-05, 2025-03-26 and 2025-06-18;
+    /// 2025-11-25 and 2026-07-28 make it optional.
+    pub const fn requires_error_id(self) -> bool {
+        matches!(
+            self,
+            Revision::V2024_11_05 | Revision::V2025_03_26 | Revision::V2025_06_18
+        )
+    }
 }
 
 impl fmt::Display for Revision {

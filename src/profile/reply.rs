@@ -36,11 +36,7 @@ impl ErrorReply {
     /// [`Rule::MissingErrorId`] under the legacy profiles.
     pub fn for_revision(mut self, rev: Option<Revision>) -> Self {
         const HEAD: &[u8] = br#"{"jsonrpc":"2.0","#;
-        let needs_id = matches!(
-            rev,
-            Some(Revision::V2024_11_05 | Revision::V2025_03_26 | Revision::V2025_06_18)
-        );
-        if needs_id
+        if rev.is_some_and(Revision::requires_error_id)
             && self.body.starts_with(HEAD)
             && !self.body[HEAD.len()..].starts_with(br#""id":"#)
         {

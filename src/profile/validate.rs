@@ -688,12 +688,7 @@ fn check_error(m: &Msg<'_>, rev: Option<Revision>, dir: Direction, out: &mut Vec
             "\"id\": null; 2026-07-28 omits the id when the request's id was unreadable",
         );
     }
-    if m.id.is_none()
-        && matches!(
-            rev,
-            Some(Revision::V2024_11_05 | Revision::V2025_03_26 | Revision::V2025_06_18)
-        )
-    {
+    if m.id.is_none() && rev.is_some_and(Revision::requires_error_id) {
         push(
             out,
             Rule::MissingErrorId,
