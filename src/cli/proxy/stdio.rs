@@ -173,7 +173,6 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     // SIGKILL (spec digest §7.1), and still write the summary.
     let mut signals = Signals::new()?;
     let mut server_writer = Some(server_writer);
-    let mut client_closed = false;
     let mut stage = Stop::Running;
     let deadline = tokio::time::sleep(Duration::MAX / 4);
     tokio::pin!(deadline);
@@ -181,13 +180,11 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     loop {
         tokio::select! {
             _ = &mut s2c => break,
-            _ = &mut c2s, if !client_closed => {
-                client_closed = true;
+            _ = &mut c2s, if stage == Stop::Running => {
                 stage = Stop::Grace;
                 deadline.as_mut().reset(tokio::time::Instant::now() + grace);
             }
             name = signals.recv(), if stage == Stop::Running => {
-                client_closed = true;
                 note(&judge, &format!("{name} received: closing the server's stdin"));
                 // Dropping the writer closes the server's stdin (its EOF).
                 if let Some(w) = server_writer.take() {
