@@ -417,14 +417,26 @@ fn server_ignoring_eof_gets_sigterm_then_sigkill() {
         (&["--hang", "--ignore-term"][..], 137, "killing it"),
     ] {
         let t = Instant::now();
-        let out = proxy(&["--grace", "0.3"], extra)
-            .write_stdin(format!("{INIT}\n"))
-            .output()
-            .unwrap();
+        let mut child = spawn_open(&["--grace", "0.3"], extra);
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(format!("{INIT}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        // Wait for the answer, so the server is up (and ignores SIGTERM where asked) before
+        // the client closes its end.
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 1];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdin);
         // 128 + 15 (SIGTERM) or 128 + 9 (SIGKILL).
-        assert_eq!(out.status.code(), Some(status), "{extra:?}: {out:?}");
+        assert_eq!(
+            wait_for(&mut child, Duration::from_secs(30)),
+            Some(status),
+            "{extra:?}"
+        );
         assert!(t.elapsed() < Duration::from_secs(30));
-        let recs = records(&out.stderr);
+        let mut err = Vec::new();
+        child.stderr.take().unwrap().read_to_end(&mut err).unwrap();
+        let recs = records(&err);
         assert!(
             recs.iter()
                 .any(|r| r["event"] == "note" && r["message"].as_str().unwrap().contains(step)),
