@@ -948,3 +948,49 @@ async fn slow_headers_and_bodies_time_out() {
     .await;
     assert_eq!(got.status, 200);
 }
+
+/// Proxy trial (session 10): a legacy (2025-03-26) batch POST with one bad element was
+/// answered with one error without an id. Each request of the batch now gets an error with
+/// its id, in one JSON array (an invalid element with `"id": null`); a rejected batch with
+/// no element to answer (a request method sent as a notification) still gets the single
+/// error reply.
+/// Nothing reaches the upstream.
+#[tokio::test]
+async fn rejected_batch_post_answers_every_request_with_its_id() {
+    let up = Upstream::start(json_route(LEGACY_TOOLS)).await;
+    let proxy = ProxyProc::start(up.addr, &["--profile", "2025-03-26"]);
+    let h = [
+        ("Content-Type", "application/json"),
+        ("mcp-protocol-version", "2025-03-26"),
+    ];
+    let batch = concat!(
+        r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":[]},"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":[]}]"#
+    );
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", &h, batch.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.status, 400);
+    let v = got.json();
+    let ids: Vec<_> = v
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|r| r["id"].clone())
+        .collect();
+    assert_eq!(ids, [Value::from(1), 2.into(), Value::Null], "{v}");
+    assert_eq!(v[1]["error"]["code"], -32600);
+    let stray = r#"[{"jsonrpc":"2.0","method":"tools/list"}]"#;
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", &h, stray.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.status, 400);
+    let v = got.json();
+    assert!(v.is_object() && v["error"]["code"] == -32600, "{v}");
+    assert!(up.seen().is_empty(), "upstream was called");
+}

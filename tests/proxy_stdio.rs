@@ -648,6 +648,33 @@ fn request_rejected_by_the_parser_is_answered_with_its_id() {
     assert_eq!(v[0]["action"], "replied");
 }
 
+/// Trial finding (session 10): a request after a UTF-8 BOM was answered without its id,
+/// though a backend that strips the BOM (rmcp does) reads it; the client could not match the
+/// error to its request. The reply now carries the id; the frame is still not forwarded.
+#[test]
+fn bom_prefixed_request_is_answered_with_its_id() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record");
+    let out = proxy(&[], &["--record", record.to_str().unwrap()])
+        .write_stdin("\u{feff}{\"jsonrpc\":\"2.0\",\"id\":\"q\",\"method\":\"ping\"}\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(std::fs::read(&record).unwrap_or_default(), b"");
+    let replies = lines(&out.stdout);
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert_eq!(replies[0]["id"], "q", "{}", replies[0]);
+    let recs = records(&out.stderr);
+    let v = violations(&recs);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0]["kind"], "bom");
+    assert_eq!(v[0]["id"], "\"q\"");
+    assert_eq!(v[0]["action"], "replied");
+}
+
 /// Re-trial finding: the summary counted every distinct method name, so a peer sending new
 /// names grew a long-running proxy without bound (400,000 names: 161 MB). At most 1,024 names
 /// of at most 256 bytes are kept per direction; the rest are counted together.
@@ -717,4 +744,103 @@ fn unwritable_log_path_is_named() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--log /nonexistent/dir/log: "), "{err}");
+}
+
+/// Proxy trial (session 10): a legacy batch with one bad element was answered with one error
+/// without an id, and its good requests were neither forwarded nor answered (the client
+/// waited for ids 5 and "seven" forever, and they stayed in flight). Each request of a
+/// rejected batch now gets an error with its id, in one JSON array, and is no longer in
+/// flight: a later server response with id 5 answers nothing.
+#[test]
+fn rejected_batch_answers_every_request_with_its_id() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record");
+    let batch = concat!(
+        r#"[{"jsonrpc":"2.0","id":5,"method":"ping"},"#,
+        r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":[]},"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"},"#,
+        r#"1,"#,
+        r#"{"jsonrpc":"2.0","id":"seven","method":"ping"}]"#
+    );
+    let next = r#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#;
+    // The server answers request 8 with id 5.
+    let script = file(&dir, "script", br#"{"jsonrpc":"2.0","id":5,"result":{}}"#);
+    let out = proxy(
+        &["--profile", "2025-03-26"],
+        &[
+            "--record",
+            record.to_str().unwrap(),
+            "--script",
+            script.to_str().unwrap(),
+        ],
+    )
+    .write_stdin(format!("{batch}\n{next}\n"))
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // Nothing of the batch reached the server; the later request did.
+    assert_eq!(
+        std::fs::read_to_string(&record).unwrap(),
+        format!("{next}\n")
+    );
+    let replies = lines(&out.stdout);
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    let array = replies[0].as_array().expect("one array for the batch");
+    let ids: Vec<_> = array.iter().map(|r| r["id"].clone()).collect();
+    assert_eq!(ids, [Value::from(5), 6.into(), Value::Null, "seven".into()]);
+    for r in array {
+        assert_eq!(r["jsonrpc"], "2.0");
+        assert_eq!(r["error"]["code"], -32600, "{r}");
+    }
+    let msg = array[0]["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("batch rejected: element 0 is fine"),
+        "{msg}"
+    );
+    let recs = records(&out.stderr);
+    assert!(
+        violations(&recs).iter().any(|r| r["dir"] == "s2c"
+            && r["kind"] == "unknown-response-id"
+            && r["action"] == "dropped"),
+        "{recs:?}"
+    );
+    let s = summary(&recs);
+    assert_eq!(s["c2s"]["replied"], 1);
+    assert_eq!(s["c2s"]["forwarded"], 1);
+    // Every element of the reply is an error response under our own rules.
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap().as_bytes();
+    let env = mcpwire::parse(first).unwrap();
+    for el in env.batch_elements().unwrap() {
+        let e = mcpwire::parse(el.slice(first)).unwrap();
+        assert_eq!(e.shape(), mcpwire::Shape::Error);
+    }
+}
+
+/// The same for a server's batch: a response in a rejected batch answers a client request in
+/// flight, so the client gets a -32603 error for it instead of nothing.
+#[test]
+fn rejected_server_batch_replaces_its_responses() {
+    if !python() {
+        return;
+    }
+    let out = scripted(
+        &["--profile", "2025-03-26"],
+        br#"[{"jsonrpc":"2.0","id":ID,"result":{}},{"jsonrpc":"2.0","method":5}]"#,
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n".to_owned(),
+    );
+    let replies = lines(&out.stdout);
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert_eq!(replies[0]["id"], 3);
+    assert_eq!(replies[0]["error"]["code"], -32603);
+    let recs = records(&out.stderr);
+    assert!(
+        violations(&recs)
+            .iter()
+            .any(|r| r["dir"] == "s2c" && r["action"] == "replaced"),
+        "{recs:?}"
+    );
 }

@@ -18,11 +18,12 @@
 //! * no panic, and at most `max` requests in flight per sender;
 //! * the outcome fits the message: only requests are [`Tracked::Request`] or
 //!   [`Tracked::DuplicateRequest`], only responses are [`Tracked::Answered`],
-//!   [`Tracked::UnknownId`] or [`Tracked::NotJudged`]; a duplicate or unknown id comes with
-//!   its violation;
+//!   [`Tracked::UnknownId`] or [`Tracked::NotJudged`], and a batch is [`Tracked::Batch`] with
+//!   one request outcome per element; a duplicate or unknown id comes with its violation;
 //! * never a false unknown: a response reported [`Tracked::UnknownId`] while nothing was
 //!   evicted and no view is partial has no request of the peer with its id still
-//!   unanswered (requests counted from the outcomes, answers from responses and settles);
+//!   unanswered (requests counted from the outcomes, batch elements included, answers from
+//!   responses and settles);
 //! * an answer names the method of a request with its id the peer sent;
 //! * never a false duplicate: [`Tracked::DuplicateRequest`] only while the sender has a
 //!   request with that id unanswered.
@@ -171,12 +172,10 @@ impl Op {
 struct Truth {
     max: usize,
     partial: [bool; 2],
-    /// Unanswered recorded requests per (sender, key): a lower bound once batches ran.
+    /// Unanswered recorded requests per (sender, key) (batch elements included).
     open: HashMap<(usize, &'static str), u32>,
     /// Every (sender, key, method) recorded as a request.
     sent: std::collections::HashSet<(usize, &'static str, String)>,
-    /// Whether a batch ran (its requests are not counted, so `open` is only a lower bound).
-    batches: bool,
     /// The reference table: per sender, (key, method) in arrival order, while `exact`.
     table: [Vec<(&'static str, &'static str)>; 2],
     evicted: bool,
@@ -220,7 +219,6 @@ pub fn check(data: &[u8]) -> Result<(), String> {
         partial: [false; 2],
         open: HashMap::new(),
         sent: Default::default(),
-        batches: false,
         table: [Vec::new(), Vec::new()],
         evicted: false,
         exact: true,
@@ -255,6 +253,32 @@ pub fn check(data: &[u8]) -> Result<(), String> {
                 ));
             }
         }
+    }
+    Ok(())
+}
+
+/// Ground truth for a request (`raw`, key `key`, `method`) `dir`'s sender sent, reported
+/// `tracked`: a recorded request is unanswered from now on; a duplicate is reported only
+/// while the sender has a request with that id unanswered.
+fn request_truth(
+    truth: &mut Truth,
+    dir: Direction,
+    key: &'static str,
+    raw: &str,
+    method: &str,
+    tracked: &Tracked,
+) -> Result<(), String> {
+    match tracked {
+        Tracked::Request => {
+            *truth.open.entry((side(dir), key)).or_default() += 1;
+            truth.sent.insert((side(dir), key, method.to_owned()));
+        }
+        Tracked::DuplicateRequest if truth.open(dir, key) == 0 => {
+            return Err(format!(
+                "duplicate request, but no request {raw} of {dir:?} is unanswered"
+            ));
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -316,15 +340,40 @@ fn run_step(
     ) {
         truth.exact = false;
     }
-    if matches!(op, Op::Batch { .. }) {
-        truth.batches = true;
-    }
     let env = crate::parse(frame.as_bytes())
         .map_err(|e| format!("generated frame rejected: {e}: {frame}"))?;
     let mut out: Vec<Violation> = Vec::new();
     let tracked = session.check(dir, &env, &mut out);
     log.push_str(&format!(" -> {tracked:?}"));
     let has = |rule: Rule| out.iter().any(|v| v.rule == rule);
+    if let Op::Batch { id, other } = op {
+        // Each element (a `ping` request) has its own outcome (`Tracked::Batch`, in order).
+        let Tracked::Batch(els) = &tracked else {
+            return Err(format!("{tracked:?} for a batch: {frame}"));
+        };
+        if els.len() != 2 {
+            return Err(format!("{} outcomes for a batch of 2: {frame}", els.len()));
+        }
+        for (el, idx) in els.iter().zip([id, other]) {
+            let (raw, key) = IDS[idx];
+            if !matches!(
+                el,
+                Tracked::Untracked | Tracked::Request | Tracked::DuplicateRequest
+            ) || (key.is_empty() && *el != Tracked::Untracked)
+            {
+                return Err(format!(
+                    "{el:?} for batch element {raw} (a request): {frame}"
+                ));
+            }
+            if *el == Tracked::DuplicateRequest && !has(Rule::DuplicateRequestId) {
+                return Err(format!(
+                    "duplicate batch element without its violation: {out:?}"
+                ));
+            }
+            request_truth(truth, dir, key, raw, "ping", el)?;
+        }
+        return Ok(());
+    }
     let (raw, key) = match op {
         Op::Request { id, .. }
         | Op::Result { id }
@@ -369,26 +418,25 @@ fn run_step(
         session.tracker().evicted() == 0 && !truth.partial[side(sender)]
     };
     match &tracked {
-        Tracked::Request => {
-            *truth.open.entry((side(dir), key)).or_default() += 1;
-            if let Some(m) = env.method() {
-                truth.sent.insert((side(dir), key, m.decode().into_owned()));
-            }
+        Tracked::Request | Tracked::DuplicateRequest => {
+            let method = env.method().map(|m| m.decode().into_owned());
+            request_truth(
+                truth,
+                dir,
+                key,
+                raw,
+                method.as_deref().unwrap_or(""),
+                &tracked,
+            )?;
         }
         Tracked::Answered { method }
-            if !truth.batches
-                && !truth
-                    .sent
-                    .contains(&(side(dir.reverse()), key, method.clone())) =>
+            if !truth
+                .sent
+                .contains(&(side(dir.reverse()), key, method.clone())) =>
         {
             return Err(format!(
                 "answered a {method} request {raw} that {:?} never sent",
                 dir.reverse()
-            ));
-        }
-        Tracked::DuplicateRequest if !truth.batches && truth.open(dir, key) == 0 => {
-            return Err(format!(
-                "duplicate request, but no request {raw} of {dir:?} is unanswered"
             ));
         }
         Tracked::Answered { .. } | Tracked::NotJudged => truth.answer(dir.reverse(), key),

@@ -440,8 +440,7 @@ impl Validator {
 #[non_exhaustive]
 pub enum Tracked {
     /// Nothing: a notification, a message without a usable id (`"id": null`), a frame that is
-    /// not a valid message, [`Direction::Unknown`], or a batch (its elements are tracked one
-    /// by one, but not reported here).
+    /// not a valid message, or [`Direction::Unknown`].
     Untracked,
     /// A request, now in flight until its response, a cancel or [`Session::settle_request`].
     /// Also when it has violations: a gateway that answers it itself settles it with
@@ -465,6 +464,13 @@ pub enum Tracked {
     /// sender may pass unseen ([`Tracker::set_partial`]), or the id was reused after a cancel
     /// and this may be the cancelled request's late answer.
     NotJudged,
+    /// A batch (2025-03-26, JSON-RPC 2.0 §6): each element's outcome, in element order
+    /// ([`Envelope::batch_elements`]). Every element is [`Tracked::Untracked`] when the
+    /// profile does not allow the batch (its elements are then not recorded), and so is an
+    /// element that is not JSON or is itself a batch. A gateway that rejects the batch
+    /// settles the elements reported [`Tracked::Request`] with [`Session::settle_request`],
+    /// and owes an answer to the requests behind [`Tracked::Answered`] elements.
+    Batch(Vec<Tracked>),
 }
 
 /// Both directions of one connection plus a [`Tracker`]: responses are matched to in-flight

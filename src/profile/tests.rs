@@ -1287,3 +1287,43 @@ fn error_data_of_mcp_errors() {
         }
     }
 }
+
+/// Proxy trial (session 10), a rejected legacy batch left its good requests in flight and
+/// unanswered: the session reports each element's outcome, so a gateway can settle and
+/// answer them one by one.
+#[test]
+fn batch_reports_each_element_outcome() {
+    let c2s = Direction::ClientToServer;
+    let s2c = Direction::ServerToClient;
+    let mut s = Session::new(Profile::V2025_03_26, 16);
+    let (t, rules) = session_check(&mut s, s2c, r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#);
+    assert_eq!((t, rules), (Tracked::Request, vec![]));
+    let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":9,"result":{}},1,{"jsonrpc":"2.0","id":1,"method":"ping"},[]]"#;
+    let (t, rules) = session_check(&mut s, c2s, batch);
+    assert_eq!(
+        t,
+        Tracked::Batch(vec![
+            Tracked::Request,
+            Tracked::Untracked,
+            Tracked::Answered {
+                method: "ping".into()
+            },
+            Tracked::Untracked,
+            Tracked::DuplicateRequest,
+            Tracked::Untracked,
+        ])
+    );
+    assert!(rules.contains(&Rule::DuplicateRequestId), "{rules:?}");
+    // Not allowed by the profile: nothing is recorded, every element is untracked.
+    let mut s = Session::new(Profile::V2025_06_18, 16);
+    let (t, rules) = session_check(&mut s, c2s, r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#);
+    assert_eq!(t, Tracked::Batch(vec![Tracked::Untracked]));
+    assert_eq!(rules, [Rule::Core(crate::ErrorKind::Batch)]);
+    assert_eq!(
+        session_check(&mut s, c2s, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
+        (Tracked::Request, vec![])
+    );
+    // An empty batch has no elements.
+    let (t, _) = session_check(&mut Session::new(Profile::Legacy, 16), c2s, "[]");
+    assert_eq!(t, Tracked::Batch(vec![]));
+}

@@ -42,8 +42,7 @@ pub(crate) fn check(
     out: &mut Vec<Violation>,
 ) -> Tracked {
     if m.shape == Shape::Batch {
-        check_batch(v, m, tracked, out);
-        return Tracked::Untracked;
+        return Tracked::Batch(check_batch(v, m, tracked, out));
     }
     if let Some(e) = m.invalid {
         out.push(Violation::from_error(&e));
@@ -218,12 +217,15 @@ fn declares_tasks(m: &Msg<'_>) -> bool {
         .is_some()
 }
 
+/// Checks a batch and its elements; returns each element's [`Tracked`] outcome, in order
+/// ([`Tracked::Untracked`] for every element when the batch is not allowed, and for an
+/// element that is not JSON or is itself a batch).
 fn check_batch(
     v: &mut Validator,
     m: &Msg<'_>,
     mut tracked: Option<(&mut Tracker, Direction)>,
     out: &mut Vec<Violation>,
-) {
+) -> Vec<Tracked> {
     let start = m
         .frame
         .iter()
@@ -237,11 +239,12 @@ fn check_batch(
             start,
             "JSON-RPC batches are not allowed by this profile",
         );
-        return;
+        let n = m.env.batch_elements().into_iter().flatten().count();
+        return vec![Tracked::Untracked; n];
     }
-    let mut any = false;
+    let mut outcomes = Vec::new();
     for el in m.env.batch_elements().into_iter().flatten() {
-        any = true;
+        outcomes.push(Tracked::Untracked);
         let bytes = el.slice(m.frame);
         match crate::envelope::parse(bytes) {
             Err(e) => out.push(Violation::from_error(&e.shifted(el.start()))),
@@ -258,7 +261,9 @@ fn check_batch(
                 let inner = Msg::from_envelope(&env);
                 let mut sub = Vec::new();
                 let t = tracked.as_mut().map(|(t, d)| (&mut **t, *d));
-                check(v, &inner, t, &mut sub);
+                if let Some(last) = outcomes.last_mut() {
+                    *last = check(v, &inner, t, &mut sub);
+                }
                 for mut s in sub {
                     s.offset += el.start();
                     out.push(s);
@@ -276,7 +281,7 @@ fn check_batch(
             "JSON-RPC batches are not allowed in 2026-07-28 traffic",
         );
     }
-    if !any {
+    if outcomes.is_empty() {
         push(
             out,
             Rule::Core(ErrorKind::EmptyBatch),
@@ -284,6 +289,7 @@ fn check_batch(
             "empty JSON-RPC batch",
         );
     }
+    outcomes
 }
 
 /// The revision whose rules apply to this message (`None` = legacy union), updating the

@@ -477,7 +477,14 @@ fn reply(action: Action) -> Option<Response<ProxyBody>> {
         // Not produced under the HTTP policy (`Judge::http_replies`); a rejected frame is
         // still never forwarded.
         Action::Replace(body) => Some(own_response(400, "application/json", body)),
-        Action::Drop => Some(own_response(400, "text/plain", "mcpwire proxy: rejected\n")),
+        Action::Batch {
+            reply: Some(body),
+            http_status,
+            ..
+        } => Some(own_response(http_status, "application/json", body)),
+        Action::Batch { .. } | Action::Drop => {
+            Some(own_response(400, "text/plain", "mcpwire proxy: rejected\n"))
+        }
         Action::Forward => None,
     }
 }

@@ -11,6 +11,7 @@
 //! | response (result or error) | dropped; its receiver gets a `-32603` error response with the same id, so no request hangs (not when the id matches no request in flight) |
 //! | not JSON, not a JSON-RPC message, batch, oversize (client → server) | answered to the client with the error reply; a frame the parser rejected gets [`error_reply_for_frame`], which echoes the id when [`mcpwire::recover_id`] can read one (no id otherwise) |
 //! | the same, server → client | dropped; when it is a response whose id can still be read (an invalid envelope, or `recover_id` on a rejected frame) and answers a request in flight, its receiver gets the `-32603` error response instead |
+//! | batch (2025-03-26) with any violation | rejected whole ([`Action::Batch`]): each element as above, except that every request and invalid element is answered, in one JSON array to the sender (JSON-RPC 2.0 §6); an element without its own violation gets a -32600 naming the batch's first |
 //! | unterminated last line | dropped |
 //!
 //! On Streamable HTTP ([`Judge::http_replies`]) every rejected client-to-server POST body is
@@ -21,10 +22,13 @@
 
 use mcpwire::codec::FrameFault;
 use mcpwire::profile::{
-    Direction, Profile, Session, Tracked, Violation, check_headers, error_reply,
+    Direction, Profile, Rule, Session, Tracked, Violation, check_headers, error_reply,
     error_reply_for_frame, replacement_reply,
 };
-use mcpwire::{Envelope, Shape};
+use mcpwire::{Envelope, ErrorKind, Shape};
+
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Distinct method names counted per direction in the session summary; further names are
 /// counted together under [`OTHER_METHODS`].
@@ -52,6 +56,20 @@ pub enum Action {
     },
     /// Send `body` to the frame's receiver instead of the frame.
     Replace(Vec<u8>),
+    /// A rejected batch (2025-03-26, JSON-RPC 2.0 §6), answered element by element; nothing
+    /// of it is forwarded. `reply`, when there is one, goes back to the sender: a JSON array
+    /// (no line terminator) with one error response per request element (with its id) and per
+    /// element that is no valid message (id as [`mcpwire::recover_id`] reads it, or none),
+    /// with `http_status` on HTTP. Each of `to_receiver` goes to the frame's receiver: the
+    /// `-32603` replacement for a response element that answered a request in flight.
+    Batch {
+        /// The sender's JSON array of error responses, when some element needs one.
+        reply: Option<Vec<u8>>,
+        /// HTTP status for Streamable HTTP.
+        http_status: u16,
+        /// Error responses for the receiver, one JSON object each.
+        to_receiver: Vec<Vec<u8>>,
+    },
     /// Forward nothing.
     Drop,
 }
@@ -188,7 +206,10 @@ impl Judge {
                 Some(Violation::from_error(&e)),
             ),
         };
-        // The id as written, when it can still be read from the rejected frame.
+        // The id as written, when it can still be read from the rejected frame; after a
+        // leading BOM too (trial finding: a BOM-prefixed request was answered without its id,
+        // though a backend that strips the BOM, as rmcp does, reads it).
+        let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
         let id = mcpwire::recover_id(bytes).and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
         let action = if self.monitor {
             Action::Forward
@@ -319,6 +340,21 @@ impl Judge {
     ) -> Action {
         let first = &out[0];
         let rev = revision(session, dir);
+        if let Tracked::Batch(elements) = tracked {
+            let action = reject_batch(session, dir, env, elements, out, rev);
+            // The HTTP request needs an answer: with no element to answer (only notifications
+            // and responses), the batch as a whole gets the single error reply.
+            return match action {
+                Action::Batch { reply: None, .. } if self.http_replies => {
+                    let r = error_reply(Some(env), first).for_revision(rev);
+                    Action::Reply {
+                        body: r.body,
+                        http_status: r.http_status,
+                    }
+                }
+                a => a,
+            };
+        }
         if self.http_replies && dir == Direction::ClientToServer && env.shape() != Shape::Request {
             let r = error_reply(Some(env), first).for_revision(rev);
             return Action::Reply {
@@ -380,7 +416,124 @@ impl Judge {
             Action::Reply { .. } => st.replied += 1,
             Action::Replace(_) => st.replaced += 1,
             Action::Drop => st.dropped += 1,
+            Action::Batch { .. } => match action_name(action) {
+                "replied" => st.replied += 1,
+                "replaced" => st.replaced += 1,
+                _ => st.dropped += 1,
+            },
         }
+    }
+}
+
+/// Answers a rejected batch element by element (see [`Action::Batch`]): for each element,
+/// what [`Judge::judge`] does with a rejected single frame of its shape, with these
+/// differences: every request and invalid element is answered in one JSON array (in element
+/// order), and an element without a violation of its own is answered with a `-32600` error
+/// naming the batch's first violation. An empty batch gets the single error reply
+/// (JSON-RPC 2.0 §6: "an empty Array" is one Invalid Request).
+fn reject_batch(
+    session: &mut Session,
+    dir: Direction,
+    env: &Envelope<'_>,
+    elements: &[Tracked],
+    out: &[Violation],
+    rev: Option<mcpwire::profile::Revision>,
+) -> Action {
+    let first = &out[0];
+    let whole = error_reply(Some(env), first).for_revision(rev);
+    let frame = env.frame();
+    let mut bodies: Vec<Vec<u8>> = Vec::new();
+    let mut to_receiver = Vec::new();
+    let spans = env.batch_elements().into_iter().flatten();
+    for (i, (span, tracked)) in spans.zip(elements).enumerate() {
+        let bytes = span.slice(frame);
+        // The element's own first violation (offsets in `out` are frame offsets), shifted to
+        // the element; or the batch's first violation, as a -32600 for this element.
+        let own = out
+            .iter()
+            .find(|v| (span.start()..span.end()).contains(&v.offset))
+            .map(|v| Violation::new(v.rule, v.offset - span.start(), v.message.clone()));
+        let cause = own.clone().unwrap_or_else(|| {
+            Violation::new(
+                Rule::Core(ErrorKind::Batch),
+                0,
+                format!(
+                    "batch rejected: element {} is fine, but {} at byte {}: {}",
+                    i,
+                    first.rule.name(),
+                    first.offset,
+                    first.message
+                ),
+            )
+        });
+        let Ok(el) = mcpwire::parse(bytes) else {
+            // Not JSON (or over a limit): answered to a client like an unparseable frame; a
+            // server's such response, when its id answers a request in flight, is replaced.
+            let id =
+                mcpwire::recover_id(bytes).and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
+            if dir == Direction::ClientToServer {
+                bodies.push(error_reply_for_frame(bytes, &cause).for_revision(rev).body);
+            } else if let Some(id) = id
+                && session.settle_rejected_response(dir, id.as_bytes())
+            {
+                to_receiver.push(replacement_reply(id, &cause).body);
+            }
+            continue;
+        };
+        match (el.shape(), tracked) {
+            (Shape::Request, t) => {
+                if *t == Tracked::Request
+                    && let Some(id) = el.id_raw()
+                {
+                    session.settle_request(dir, id.as_bytes());
+                }
+                bodies.push(error_reply(Some(&el), &cause).for_revision(rev).body);
+            }
+            (Shape::Notification, _) => {}
+            (Shape::Result | Shape::Error, Tracked::Answered { .. } | Tracked::NotJudged) => {
+                if let Some(id) = el.id_raw() {
+                    to_receiver.push(replacement_reply(id, &cause).body);
+                }
+            }
+            (Shape::Result | Shape::Error, _) => {}
+            // Not a valid message (or a nested batch): a client gets the error with the id
+            // the element carries, if any (JSON-RPC 2.0 §6: `[1]` is answered with
+            // `"id": null`); a server's broken response that answers a request in flight is
+            // replaced.
+            _ if dir == Direction::ClientToServer => {
+                bodies.push(error_reply_for_frame(bytes, &cause).for_revision(rev).body);
+            }
+            _ => {
+                if el.method_span().is_none()
+                    && let Some(id) = el.id_raw()
+                    && session.settle_rejected_response(dir, id.as_bytes())
+                {
+                    to_receiver.push(replacement_reply(id, &cause).body);
+                }
+            }
+        }
+    }
+    if elements.is_empty() {
+        return Action::Reply {
+            body: whole.body,
+            http_status: whole.http_status,
+        };
+    }
+    let reply = (!bodies.is_empty()).then(|| {
+        let mut array = vec![b'['];
+        for (i, b) in bodies.iter().enumerate() {
+            if i > 0 {
+                array.push(b',');
+            }
+            array.extend_from_slice(b);
+        }
+        array.push(b']');
+        array
+    });
+    Action::Batch {
+        reply,
+        http_status: whole.http_status,
+        to_receiver,
     }
 }
 
@@ -390,6 +543,9 @@ fn action_name(a: &Action) -> &'static str {
         Action::Reply { .. } => "replied",
         Action::Replace(_) => "replaced",
         Action::Drop => "dropped",
+        Action::Batch { reply: Some(_), .. } => "replied",
+        Action::Batch { to_receiver, .. } if !to_receiver.is_empty() => "replaced",
+        Action::Batch { .. } => "dropped",
     }
 }
 

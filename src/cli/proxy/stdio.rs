@@ -391,6 +391,21 @@ async fn pump<R: AsyncRead + Unpin>(
                     Ok(())
                 }
                 Action::Replace(body) => forward.send(Out::Line(body)).await,
+                Action::Batch {
+                    reply, to_receiver, ..
+                } => {
+                    if let Some(body) = reply {
+                        let _ = back.send(Out::Line(body)).await;
+                    }
+                    let mut sent = Ok(());
+                    for body in to_receiver {
+                        sent = forward.send(Out::Line(body)).await;
+                        if sent.is_err() {
+                            break;
+                        }
+                    }
+                    sent
+                }
                 Action::Drop => Ok(()),
             };
             if sent.is_err() {
