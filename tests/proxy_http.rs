@@ -994,3 +994,23 @@ async fn rejected_batch_post_answers_every_request_with_its_id() {
     assert!(v.is_object() && v["error"]["code"] == -32600, "{v}");
     assert!(up.seen().is_empty(), "upstream was called");
 }
+
+/// Trial finding (session 10): under `auto`, a POST whose `MCP-Protocol-Version` header says
+/// 2026-07-28 but whose body has no `_meta` protocolVersion was judged legacy and forwarded;
+/// header and body then read as two eras. It is a -32020 header mismatch (HTTP 400).
+#[tokio::test]
+async fn modern_header_on_a_legacy_body_is_a_header_mismatch() {
+    let up = Upstream::start(json_route(RESULT)).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let body = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo"}}"#;
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", CALL_HEADERS, body, false),
+    )
+    .await;
+    assert_eq!(got.status, 400);
+    let v = got.json();
+    assert_eq!(v["error"]["code"], -32020, "{v}");
+    assert_eq!(v["id"], 7);
+    assert!(up.seen().is_empty(), "upstream was called");
+}

@@ -239,6 +239,15 @@ pub(crate) fn check_msg(
             pv_off,
             format!("MCP-Protocol-Version {h:?} does not match the body's protocolVersion {b:?}"),
         ),
+        // A request claiming a modern version in the header must mirror it in the body
+        // (spec digest §7.2.2 item 3). Trial finding: under `auto` such a request without the
+        // body value was judged legacy and passed, so header and body read as two eras.
+        (_, Some(h), None) if request && h >= MODERN => push(
+            out,
+            Rule::HeaderMismatch,
+            pv_off,
+            format!("MCP-Protocol-Version {h:?}, but the body has no string _meta protocolVersion"),
+        ),
         _ => {}
     }
 

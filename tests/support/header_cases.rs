@@ -70,6 +70,7 @@ mod header_cases {
             c("non-ASCII param in base64", with(&[("Mcp-Param-City", "=?base64?WsO8cmljaA==?=")]), BODY_CALL, &[("City", "city")], &[]),
             c("non-ASCII param sent raw", with(&[("Mcp-Param-City", "Zürich")]), BODY_CALL, &[("City", "city")], &["header-invalid"]),
             c("unknown param header with bad base64", with(&[("Mcp-Param-Other", "=?base64?@@?=")]), BODY_CALL, &[], &["header-invalid"]),
+            c("modern header, legacy body (trial finding)", with(&[("Mcp-Name", "x")]), BODY_LEGACY, &[], &["header-mismatch"]),
             c("legacy POST is not checked", vec![("mcp-protocol-version", "2025-11-25"), ("mcp-session-id", "abc")], BODY_LEGACY, &[], &[]),
         ]
     }
