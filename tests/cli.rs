@@ -1338,3 +1338,58 @@ fn sse_offsets_are_exact_past_1025_data_lines() {
         "{text}"
     );
 }
+
+/// Trial finding (session 10): names that are not UTF-8 read alike in jsonl (`bad\xff` and
+/// `bad\xfe` were both `bad\u{FFFD}`). A `file_base64` field carries the name's bytes in
+/// `check` records, `stats` reports and `summary.unreadable`; UTF-8 names have none.
+#[cfg(unix)]
+#[test]
+fn non_utf8_file_names_are_told_apart_in_jsonl() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let frame = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
+    let names: Vec<PathBuf> = [&b"bad\xff"[..], b"bad\xfe", b"ok"]
+        .iter()
+        .map(|n| dir.path().join(OsStr::from_bytes(n)))
+        .collect();
+    for p in &names {
+        std::fs::write(p, frame).unwrap();
+    }
+    let missing = dir.path().join(OsStr::from_bytes(b"gone\xff"));
+    let b64 = |p: &Path| {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(p.as_os_str().as_bytes())
+    };
+    let out = Command::cargo_bin("mcpwire")
+        .unwrap()
+        .args(["check", "--format", "jsonl"])
+        .args(&names)
+        .arg(&missing)
+        .output()
+        .unwrap();
+    let recs: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs[0]["file"], recs[1]["file"], "both lossy: {recs:?}");
+    assert_eq!(recs[0]["file_base64"], b64(&names[0]));
+    assert_eq!(recs[1]["file_base64"], b64(&names[1]));
+    assert!(recs[2].get("file_base64").is_none(), "{}", recs[2]);
+    let gone = &recs[3]["summary"]["unreadable"][0];
+    assert_eq!(gone["file_base64"], b64(&missing), "{gone}");
+    let out = Command::cargo_bin("mcpwire")
+        .unwrap()
+        .args(["stats", "--format", "jsonl"])
+        .args(&names[..2])
+        .output()
+        .unwrap();
+    let reps: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(reps[0]["file_base64"], b64(&names[0]));
+    assert_eq!(reps[1]["file_base64"], b64(&names[1]));
+}

@@ -74,7 +74,7 @@ pub fn run(
     let reader = match src.open() {
         Ok(r) => r,
         Err(e) => {
-            sum.unreadable(err, &name, 0, &e)?;
+            sum.unreadable(err, &src, 0, &e)?;
             return Ok(());
         }
     };
@@ -90,7 +90,7 @@ pub fn run(
             Ok(Some(f)) => f,
             Ok(None) => break,
             Err(e) => {
-                sum.unreadable(err, &name, n, &e)?;
+                sum.unreadable(err, &src, n, &e)?;
                 break;
             }
         };

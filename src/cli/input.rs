@@ -52,6 +52,22 @@ impl Source {
             Source::Path(p) => p.display().to_string(),
         }
     }
+    /// The name's bytes in standard Base64 when they are not UTF-8, for the jsonl
+    /// `file_base64` field: [`Source::display_name`] then shows U+FFFD for each invalid
+    /// sequence, and two such names can read alike (trial finding: `bad\xff` and `bad\xfe`
+    /// were both `bad\u{FFFD}`). `None` for UTF-8 names and standard input.
+    pub fn name_base64(&self) -> Option<String> {
+        use base64::Engine as _;
+        let p = self.path()?;
+        if p.to_str().is_some() {
+            return None;
+        }
+        #[cfg(unix)]
+        let bytes = std::os::unix::ffi::OsStrExt::as_bytes(p.as_os_str()).to_vec();
+        #[cfg(not(unix))]
+        let bytes = p.as_os_str().as_encoded_bytes().to_vec();
+        Some(base64::engine::general_purpose::STANDARD.encode(bytes))
+    }
     /// The path, when the source is a file.
     pub fn path(&self) -> Option<&Path> {
         match self {

@@ -229,6 +229,9 @@ pub struct Summary {
 pub struct Unreadable {
     /// The input's name as given (`<stdin>` for standard input, `-` on the command line).
     pub file: String,
+    /// The name's bytes in Base64 when they are not UTF-8 ([`Source::name_base64`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_base64: Option<String>,
     /// Frames read from it before the error (0 when it could not be opened).
     pub frames: u64,
     /// The error, as the OS reported it.
@@ -243,17 +246,20 @@ impl Summary {
     pub fn unreadable(
         &mut self,
         err: &mut dyn Write,
-        file: &str,
+        src: &Source,
         frames: u64,
         e: &io::Error,
     ) -> io::Result<()> {
         self.io_errors += 1;
+        let file = src.display_name();
+        writeln!(err, "mcpwire: {}: {e}", human::printable(&file))?;
         self.unreadable.push(Unreadable {
-            file: file.to_owned(),
+            file,
+            file_base64: src.name_base64(),
             frames,
             error: e.to_string(),
         });
-        writeln!(err, "mcpwire: {}: {e}", human::printable(file))
+        Ok(())
     }
 }
 
@@ -376,13 +382,14 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
             Ok(r) => r,
             Err(e) => {
                 out.flush()?;
-                sum.unreadable(&mut err, &name, 0, &e)?;
+                sum.unreadable(&mut err, src, 0, &e)?;
                 continue;
             }
         };
         let direction = args.direction.direction_of(&name);
         let mut validator = new_validator(args, direction);
         let streaming = matches!(src, Source::Stdin);
+        let name_base64 = src.name_base64();
         let mut frames = FrameReader::new(reader, c.transport, c.max_frame_bytes);
         let mut n = 0u64;
         let mut reported = 0u64;
@@ -392,7 +399,7 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
                 Ok(None) => break,
                 Err(e) => {
                     out.flush()?;
-                    sum.unreadable(&mut err, &name, n, &e)?;
+                    sum.unreadable(&mut err, src, n, &e)?;
                     break;
                 }
             };
@@ -400,6 +407,7 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
             let mut rec: Record = record::judge(&parser, &mut validator, &frame, n);
             if multi {
                 rec.file = Some(name.clone());
+                rec.file_base64 = name_base64.clone();
             }
             tally(sum, &rec);
             match c.format {

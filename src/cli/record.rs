@@ -29,6 +29,9 @@ pub struct Record {
     /// Input file, present only when several inputs are checked in one run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// The input name's bytes in Base64 when they are not UTF-8 (with `file`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_base64: Option<String>,
     /// 1-based frame number within its input.
     pub frame: u64,
     /// Absolute byte offset of the frame in its input.
@@ -67,6 +70,7 @@ fn violation(frame: &Frame<'_>, kind: &str, code: i64, rel: usize, message: &str
 pub fn empty(number: u64, offset: u64, len: u64) -> Record {
     Record {
         file: None,
+        file_base64: None,
         frame: number,
         offset,
         len,

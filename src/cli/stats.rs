@@ -52,6 +52,9 @@ pub struct Stats {
     /// Input name; absent on the total over several inputs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// The input name's bytes in Base64 when they are not UTF-8 (with `file`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_base64: Option<String>,
     /// Frames seen.
     pub frames: u64,
     /// Input bytes.
@@ -210,6 +213,7 @@ pub fn run(
         };
         let mut st = Stats {
             file: Some(name.clone()),
+            file_base64: src.name_base64(),
             ..Stats::default()
         };
         let mut frames = FrameReader::new(reader, transport, max_frame);
