@@ -25,7 +25,7 @@ use mcpwire::profile::{
     Direction, Profile, Rule, Session, Tracked, Violation, check_headers, error_reply,
     error_reply_for_frame, replacement_reply,
 };
-use mcpwire::{Envelope, ErrorKind, Shape};
+use mcpwire::{Envelope, ErrorKind, Shape, Span};
 
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -444,28 +444,37 @@ fn reject_batch(
     let frame = env.frame();
     let mut bodies: Vec<Vec<u8>> = Vec::new();
     let mut to_receiver = Vec::new();
-    let spans = env.batch_elements().into_iter().flatten();
-    for (i, (span, tracked)) in spans.zip(elements).enumerate() {
+    let spans: Vec<Span> = env.batch_elements().into_iter().flatten().collect();
+    // Each element's first violation (the first in `out` whose frame offset lies in the
+    // element), found by binary search: one pass over `out`, not one per element (a batch of
+    // many bad elements would otherwise cost elements × violations).
+    let mut own_first: Vec<Option<&Violation>> = vec![None; spans.len()];
+    for v in out {
+        let at = spans.partition_point(|s| s.end() <= v.offset);
+        if let Some(s) = spans.get(at)
+            && s.start() <= v.offset
+            && own_first[at].is_none()
+        {
+            own_first[at] = Some(v);
+        }
+    }
+    for (i, ((span, tracked), own)) in spans.iter().zip(elements).zip(own_first).enumerate() {
         let bytes = span.slice(frame);
-        // The element's own first violation (offsets in `out` are frame offsets), shifted to
-        // the element; or the batch's first violation, as a -32600 for this element.
-        let own = out
-            .iter()
-            .find(|v| (span.start()..span.end()).contains(&v.offset))
-            .map(|v| Violation::new(v.rule, v.offset - span.start(), v.message.clone()));
-        let cause = own.clone().unwrap_or_else(|| {
-            Violation::new(
+        // The element's own first violation, shifted to the element; or the batch's first
+        // violation, as a -32600 for this element.
+        let cause = match own {
+            Some(v) => Violation::new(v.rule, v.offset - span.start(), v.message.clone()),
+            None => Violation::new(
                 Rule::Core(ErrorKind::Batch),
                 0,
                 format!(
-                    "batch rejected: element {} is fine, but {} at byte {}: {}",
-                    i,
+                    "batch rejected ({} at byte {}: {}); element {i} was not forwarded",
                     first.rule.name(),
                     first.offset,
                     first.message
                 ),
-            )
-        });
+            ),
+        };
         let Ok(el) = mcpwire::parse(bytes) else {
             // Not JSON (or over a limit): answered to a client like an unparseable frame; a
             // server's such response, when its id answers a request in flight, is replaced.
