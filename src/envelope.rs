@@ -493,6 +493,13 @@ pub fn recover_id(frame: &[u8]) -> Option<Span> {
     Parser::new().recover_id(frame)
 }
 
+/// [`recover_id`] for a frame meant as a request (it has a depth-1 `method` member), with
+/// [`Limits::DEFAULT`]: the id an error reply to the frame may echo. See
+/// [`Parser::recover_request_id`].
+pub fn recover_request_id(frame: &[u8]) -> Option<Span> {
+    Parser::new().recover_request_id(frame)
+}
+
 /// A reusable parser configuration (limits; scan backend chosen at run time).
 #[derive(Clone, Copy, Debug)]
 pub struct Parser {
@@ -795,6 +802,21 @@ impl Parser {
     /// [`Envelope::id_span`] when that id is a valid string or integer id. The frame is read
     /// once, front to back; no allocation unless a key has escapes.
     pub fn recover_id(&self, frame: &[u8]) -> Option<Span> {
+        self.recover(frame).map(|(id, _)| id)
+    }
+
+    /// [`Parser::recover_id`], for a frame that also has a depth-1 `method` member (any
+    /// value): a request (or one meant as such), never a response. Error replies echo only
+    /// such an id: a reply carrying a response's id would read, to its receiver, as the
+    /// answer to its own request with that id.
+    pub fn recover_request_id(&self, frame: &[u8]) -> Option<Span> {
+        self.recover(frame)
+            .and_then(|(id, method)| method.then_some(id))
+    }
+
+    /// The walk behind [`Parser::recover_id`]: the id span, and whether a depth-1 `method`
+    /// member is present.
+    fn recover(&self, frame: &[u8]) -> Option<(Span, bool)> {
         let l = &self.limits;
         if frame.len() > l.max_frame_len
             || frame.len() > u32::MAX as usize
@@ -810,12 +832,19 @@ impl Parser {
         c.pos += 1;
         let mut id: Option<Span> = None;
         let mut ids = 0usize;
+        let mut method = false;
         if c.next_token().ok()? == b'}' {
             c.pos += 1;
         } else {
             loop {
                 let k = c.key().ok()?;
-                let is_id = key_index(frame, k, &[b"id"], |r| (r == b"id").then_some(0)).is_some();
+                let key = key_index(frame, k, &[b"id", b"method"], |r| match r {
+                    b"id" => Some(0),
+                    b"method" => Some(1),
+                    _ => None,
+                });
+                let is_id = key == Some(0);
+                method |= key == Some(1);
                 c.next_token().ok()?;
                 let start = c.pos;
                 c.skip_value(1).ok()?;
@@ -842,7 +871,7 @@ impl Parser {
         }
         let span = id?;
         match id_form(span.slice(frame)) {
-            IdForm::Str | IdForm::Int(_) => Some(span),
+            IdForm::Str | IdForm::Int(_) => Some((span, method)),
             IdForm::Null | IdForm::Bad => None,
         }
     }
@@ -1500,7 +1529,9 @@ impl<'f> Envelope<'f> {
     /// * [`ErrorKind::DuplicateKey`] at the opening quote of the first repeated key inside
     ///   `params` (any depth).
     /// * [`ErrorKind::ValueDecode`] at the start of `params` when simd-json rejects a value
-    ///   the walk accepted (its known differences: integers beyond `u64`/`i64` range).
+    ///   the walk accepted (its known differences: integers beyond `u64`/`i64` range, and
+    ///   nesting deeper than simd-json's own depth limit, which a parser with a raised
+    ///   [`Limits::max_depth`] can accept).
     pub fn params_value<'s>(
         &self,
         scratch: &'s mut Vec<u8>,

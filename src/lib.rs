@@ -30,7 +30,7 @@ pub mod oracle;
 
 pub use envelope::{
     Envelope, Id, JsonStr, Limits, Member, Members, OwnedEnvelope, Parser, Shape, Span, Spans,
-    members, parse, recover_id,
+    members, parse, recover_id, recover_request_id,
 };
 pub use error::{Error, ErrorKind};
 pub use scan::Backend;

@@ -118,6 +118,45 @@ fn oversize_line_is_an_item_then_the_stream_goes_on_or_fatal_by_policy() {
     }
 }
 
+/// Library trial (session 11): a last line of `max + 1` bytes without its LF came out as a
+/// `frame-too-large` item carrying all its bytes (an oversize line's are otherwise always
+/// discarded), and `OnOversize::Fatal` did not apply to it. At `max` bytes it is still an
+/// unterminated line with its bytes.
+#[test]
+fn oversize_last_line_without_lf_is_like_any_oversize_line() {
+    let max = 8;
+    let at_max = b"{}\n12345678".as_slice();
+    let over = b"{}\n123456789".as_slice();
+    let items = drive(
+        &mut NdjsonRawCodec::with_max_frame_len(max),
+        at_max,
+        &[4, 7],
+    )
+    .unwrap();
+    assert_eq!(
+        items[1].error().unwrap().kind(),
+        FrameErrorKind::UnterminatedLine
+    );
+    assert_eq!(&items[1].bytes()[..], b"12345678");
+    let items = drive(&mut NdjsonRawCodec::with_max_frame_len(max), over, &[4, 8]).unwrap();
+    assert_eq!(items.len(), 2);
+    let e = items[1].error().unwrap();
+    assert_eq!(
+        (e.kind(), e.offset(), e.len()),
+        (FrameErrorKind::FrameTooLarge, 3, 9)
+    );
+    assert!(items[1].bytes().is_empty());
+    let r = drive(
+        &mut NdjsonRawCodec::with_max_frame_len(max).on_oversize(OnOversize::Fatal),
+        over,
+        &[over.len()],
+    );
+    match r {
+        Err(CodecError::Frame(e)) => assert_eq!(e.kind(), FrameErrorKind::FrameTooLarge),
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn unterminated_last_line_is_an_item_with_its_bytes() {
     let items = drive(&mut NdjsonRawCodec::new(), b"{}\n{\"a\":", &[5, 3]).unwrap();

@@ -129,6 +129,18 @@ fn error_reply_for_a_rejected_frame_echoes_a_recoverable_id() {
             -32600,
         ),
         (b"", None, -32700),
+        // Library trial (session 11): a rejected response (no `method`) is not answered
+        // with its id; a request-like frame with a `method` of any value is.
+        (
+            br#"{"jsonrpc":"2.0","id":40,"result":{},"result":{}}"#,
+            None,
+            -32600,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":41,"method":5,"method":6}"#,
+            Some("41"),
+            -32600,
+        ),
     ];
     for &(frame, id, code) in table {
         let e = mcpwire::parse(frame).expect_err("the parser rejects the frame");
@@ -197,4 +209,65 @@ fn replies_carry_a_null_id_where_the_revision_requires_one() {
     let v = Violation::from_error(&mcpwire::parse(dup).unwrap_err());
     let r = error_reply_for_frame(dup, &v).for_revision(Some(Revision::V2025_03_26));
     assert!(r.body.starts_with(br#"{"jsonrpc":"2.0","id":7,"#), "{r:?}");
+}
+
+/// Library trial (session 11): `error_reply` echoed the id of a malformed response (both
+/// `result` and `error`, or a bad error code), which its receiver may take as the answer to
+/// its own request with that id. Only requests and invalid messages with a `method` member
+/// are answered with their id.
+#[test]
+fn error_reply_never_echoes_a_response_id() {
+    use mcpwire::profile::{Rule, error_reply};
+    let v = Violation::new(Rule::Core(mcpwire::ErrorKind::NoShape), 0, "x");
+    let table: &[(&str, Option<i64>)] = &[
+        (
+            r#"{"jsonrpc":"2.0","id":40,"result":{},"error":{"code":1,"message":"x"}}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":40,"error":{"code":-0,"message":"x"}}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":40,"error":{"code":1e3,"message":"x"}}"#,
+            None,
+        ),
+        (r#"{"jsonrpc":"2.0","id":40,"result":{}}"#, None),
+        (
+            r#"{"jsonrpc":"2.0","id":41,"method":"x","params":[]}"#,
+            Some(41),
+        ),
+        (r#"{"jsonrpc":"2.0","id":42,"method":5}"#, Some(42)),
+        (r#"{"jsonrpc":"2.0","id":43,"method":"x"}"#, Some(43)),
+    ];
+    for &(frame, id) in table {
+        let env = mcpwire::parse(frame.as_bytes()).unwrap();
+        let r: serde_json::Value =
+            serde_json::from_slice(&error_reply(Some(&env), &v).body).unwrap();
+        assert_eq!(r.get("id").and_then(|i| i.as_i64()), id, "{frame}: {r}");
+    }
+}
+
+/// Library trial (session 11): `replacement_reply("not json", v)` wrote the text raw, so the
+/// body was not JSON. Only one string or integer id token is written; anything else gives a
+/// reply without an id.
+#[test]
+fn replacement_reply_writes_only_an_id_token() {
+    use mcpwire::profile::{Rule, replacement_reply};
+    let v = Violation::new(Rule::Core(mcpwire::ErrorKind::NoShape), 0, "x");
+    let table: &[(&str, Option<serde_json::Value>)] = &[
+        ("7", Some(7.into())),
+        (r#""a\"b""#, Some("a\"b".into())),
+        ("not json", None),
+        ("1.5", None),
+        ("null", None),
+        (r#"7,"x":1"#, None),
+        ("", None),
+    ];
+    for (raw, id) in table {
+        let r = replacement_reply(raw, &v);
+        let body: serde_json::Value = serde_json::from_slice(&r.body).expect("JSON");
+        assert_eq!(body.get("id").cloned(), id.clone(), "{raw}: {body}");
+        assert_eq!(body["error"]["code"], -32603);
+    }
 }

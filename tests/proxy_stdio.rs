@@ -317,16 +317,86 @@ fn server_request_rejected_by_profile_is_answered_to_the_server() {
     if !python() {
         return;
     }
+    // (profile, server's first line, its id, the reply's code). 2026-07-28 servers never
+    // send requests; hostile trial (session 11): a server request that is no valid message
+    // (`params` not an object) or that the parser rejects (after a BOM) was dropped, and the
+    // server waited forever.
+    let cases: [(&str, &[u8], &str, i64); 3] = [
+        (
+            "2026-07-28",
+            b"{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"sampling/createMessage\",\"params\":{}}\n",
+            "s1",
+            -32600,
+        ),
+        (
+            "legacy",
+            b"{\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"method\":\"ping\",\"params\":3}\n",
+            "s2",
+            -32600,
+        ),
+        (
+            "legacy",
+            b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":\"s3\",\"method\":\"ping\"}\n",
+            "s3",
+            -32700,
+        ),
+    ];
+    for (profile, line, id, code) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let start = file(&dir, "start", line);
+        let record = dir.path().join("record");
+        let mut child = spawn_open(
+            &["--profile", profile],
+            &[
+                "--on-start",
+                start.to_str().unwrap(),
+                "--record",
+                record.to_str().unwrap(),
+            ],
+        );
+        // Keep the client side open until the server has received the proxy's error reply.
+        let t = Instant::now();
+        let got = loop {
+            let r = std::fs::read_to_string(&record).unwrap_or_default();
+            if r.contains(id) || t.elapsed() > Duration::from_secs(20) {
+                break r;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(child.stdin.take());
+        assert_eq!(wait_for(&mut child, Duration::from_secs(20)), Some(0));
+        let reply: Value = serde_json::from_str(got.trim()).expect("one reply line");
+        assert_eq!(reply["id"], id, "{profile}");
+        assert_eq!(reply["error"]["code"], code, "{profile}");
+        let mut stdout = Vec::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_end(&mut stdout)
+            .unwrap();
+        assert!(stdout.is_empty(), "nothing reaches the client: {stdout:?}");
+    }
+}
+
+/// Hostile trial (session 11): a client's malformed response (`"result": 5`) to a server
+/// request in flight was answered to the client with the server's request id (an "answer"
+/// to a request the client never sent), and the server's request waited forever. The server
+/// now gets the -32603 replacement, and the client nothing.
+#[test]
+fn malformed_client_response_is_replaced_for_the_server() {
+    if !python() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
-    // 2026-07-28 servers never send requests.
     let start = file(
         &dir,
         "start",
-        b"{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"sampling/createMessage\",\"params\":{}}\n",
+        b"{\"jsonrpc\":\"2.0\",\"id\":\"srvB\",\"method\":\"ping\"}\n",
     );
     let record = dir.path().join("record");
     let mut child = spawn_open(
-        &["--profile", "2026-07-28"],
+        &["--profile", "legacy"],
         &[
             "--on-start",
             start.to_str().unwrap(),
@@ -334,28 +404,32 @@ fn server_request_rejected_by_profile_is_answered_to_the_server() {
             record.to_str().unwrap(),
         ],
     );
-    // Keep the client side open until the server has received the proxy's error reply.
+    // Wait for the server's request to reach the client, then answer it badly.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    assert!(first.contains("srvB"), "{first}");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":\"srvB\",\"result\":5}\n")
+        .unwrap();
+    stdin.flush().unwrap();
     let t = Instant::now();
     let got = loop {
         let r = std::fs::read_to_string(&record).unwrap_or_default();
-        if r.contains("\"s1\"") || t.elapsed() > Duration::from_secs(20) {
+        if r.contains("srvB") || t.elapsed() > Duration::from_secs(20) {
             break r;
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    drop(child.stdin.take());
+    drop(stdin);
     assert_eq!(wait_for(&mut child, Duration::from_secs(20)), Some(0));
-    let reply: Value = serde_json::from_str(got.trim()).expect("one reply line");
-    assert_eq!(reply["id"], "s1");
-    assert_eq!(reply["error"]["code"], -32600);
-    let mut stdout = Vec::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_end(&mut stdout)
-        .unwrap();
-    assert!(stdout.is_empty(), "nothing reaches the client: {stdout:?}");
+    let reply: Value = serde_json::from_str(got.trim()).expect("one line for the server");
+    assert_eq!(reply["id"], "srvB");
+    assert_eq!(reply["error"]["code"], -32603);
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert_eq!(rest, "", "nothing more reaches the client");
 }
 
 #[test]
@@ -838,4 +912,25 @@ fn rejected_server_batch_replaces_its_responses() {
             .any(|r| r["dir"] == "s2c" && r["action"] == "replaced"),
         "{recs:?}"
     );
+}
+
+/// Hostile trial (session 11): under `auto` (the default) and `legacy`, replies to a
+/// rejected batch had no `id`, which 2025-03-26 (the only revision with batches) and
+/// JSON-RPC 2.0 require; they carry `"id": null` when no id can be read.
+#[test]
+fn batch_replies_carry_a_null_id_under_auto_and_legacy() {
+    if !python() {
+        return;
+    }
+    for profile in ["auto", "legacy"] {
+        let out = scripted(&["--profile", profile], b"", "[1]\n[]\n".to_owned());
+        let replies = lines(&out.stdout);
+        assert_eq!(replies.len(), 2, "{profile}: {replies:?}");
+        assert_eq!(replies[0][0]["id"], Value::Null, "{profile}: {replies:?}");
+        assert!(replies[0][0].get("id").is_some(), "{profile}: {replies:?}");
+        assert!(
+            replies[1].get("id").is_some_and(Value::is_null),
+            "{profile}: {replies:?}"
+        );
+    }
 }

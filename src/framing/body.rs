@@ -59,12 +59,13 @@ impl BodyFramer {
     }
 
     /// Declares the `Content-Length`. Returns [`FrameErrorKind::BodyTooLarge`] at once when it
-    /// exceeds the limit (answer 413 without reading the body).
+    /// exceeds the limit (answer 413 without reading the body); the length is then not kept
+    /// (library trial: it was, and a later end of stream reported `truncated-body`).
     pub fn set_content_length(&mut self, len: u64) -> Result<(), FrameError> {
-        self.content_length = Some(len);
         if len > self.max_body_len as u64 {
             return Err(self.too_large(len.min(usize::MAX as u64) as usize));
         }
+        self.content_length = Some(len);
         Ok(())
     }
 

@@ -34,6 +34,8 @@ pub struct ParamBinding {
 
 /// The first protocol version that mirrors headers.
 const MODERN: &str = "2026-07-28";
+/// The first revision without JSON-RPC batches.
+const NO_BATCHES: &str = "2025-06-18";
 
 fn trim(v: &str) -> &str {
     v.trim_matches(|c| c == ' ' || c == '\t')
@@ -205,11 +207,28 @@ pub(crate) fn check_msg(
     params: &[ParamBinding],
     out: &mut Vec<Violation>,
 ) {
+    let pv_header = find(headers, "mcp-protocol-version", same_trimmed);
+    if m.shape == Shape::Batch {
+        // The header exists from 2025-06-18 on, which has no batches (hostile trial: a batch
+        // POST with `MCP-Protocol-Version: 2025-06-18`, or 2026-07-28, was forwarded).
+        let hv = match pv_header {
+            Ok(v) => v.map(trim),
+            Err((a, b)) => Some(trim(a).max(trim(b))),
+        };
+        if let Some(h) = hv.filter(|h| *h >= NO_BATCHES) {
+            push(
+                out,
+                Rule::HeaderMismatch,
+                0,
+                format!("MCP-Protocol-Version {h:?} has no JSON-RPC batches, but the body is one"),
+            );
+        }
+        return;
+    }
     if !matches!(m.shape, Shape::Request | Shape::Notification) {
         return;
     }
     let request = m.shape == Shape::Request;
-    let pv_header = find(headers, "mcp-protocol-version", same_trimmed);
     // Two different values: the era is modern when either is.
     let hv = match pv_header {
         Ok(v) => v.map(trim),

@@ -68,6 +68,11 @@ pub use reply::{
 pub use rules::Rule;
 pub use tracker::Tracker;
 
+/// Most elements a JSON-RPC batch may have: a larger one is [`Rule::BatchTooLarge`],
+/// rejected whole without checking (or tracking) its elements. Batches exist only in
+/// 2025-03-26, where clients send a few messages at a time.
+pub const MAX_BATCH_ELEMENTS: usize = 1024;
+
 /// An MCP protocol revision (a `YYYY-MM-DD` version string; lexical order = chronological).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Revision {
@@ -467,7 +472,9 @@ pub enum Tracked {
     /// A batch (2025-03-26, JSON-RPC 2.0 §6): each element's outcome, in element order
     /// ([`Envelope::batch_elements`]). Every element is [`Tracked::Untracked`] when the
     /// profile does not allow the batch (its elements are then not recorded), and so is an
-    /// element that is not JSON or is itself a batch. A gateway that rejects the batch
+    /// element that is not JSON, is itself a batch or is an `initialize` request (which
+    /// 2025-03-26 forbids in a batch). Empty for an empty batch and for one over
+    /// [`MAX_BATCH_ELEMENTS`]. A gateway that rejects the batch
     /// settles the elements reported [`Tracked::Request`] with [`Session::settle_request`],
     /// and owes an answer to the requests behind [`Tracked::Answered`] elements.
     Batch(Vec<Tracked>),
@@ -485,7 +492,7 @@ pub struct Session {
 
 impl Session {
     /// A session under `profile`, tracking at most `max_in_flight` requests per sender
-    /// (oldest evicted first; see [`Tracker::new`]).
+    /// (oldest evicted first; see [`Tracker::new`]; 0 is raised to 1).
     pub fn new(profile: Profile, max_in_flight: usize) -> Self {
         Self {
             c2s: Validator::new(profile, Direction::ClientToServer),
@@ -503,6 +510,17 @@ impl Session {
             Direction::ServerToClient => &mut self.s2c,
             Direction::Unknown => panic!("Session::validator_mut needs a known direction"),
         }
+    }
+    /// The revision `dir`'s validator has decided, as [`ErrorReply::for_revision`] takes it:
+    /// the profile's revision, or under [`Profile::Auto`] the one the traffic showed; `None`
+    /// for [`Profile::Legacy`], an undecided `auto` stream and [`Direction::Unknown`].
+    pub fn revision(&self, dir: Direction) -> Option<Revision> {
+        let v = match dir {
+            Direction::ClientToServer => &self.c2s,
+            Direction::ServerToClient => &self.s2c,
+            Direction::Unknown => return None,
+        };
+        v.revision().and_then(Revision::from_version)
     }
     /// The tracker.
     pub fn tracker(&self) -> &Tracker {
@@ -562,7 +580,26 @@ impl Session {
     /// Checks one envelope that flowed in `dir`, appending violations to `out`, and records
     /// it in the tracker: a request goes in flight, a response settles its request. Returns
     /// what the tracker made of it ([`Tracked`]); `Direction::Unknown` skips tracking
-    /// ([`Tracked::Untracked`]).
+    /// ([`Tracked::Untracked`]) and judges each call with a fresh validator (so `auto`
+    /// remembers no era there).
+    ///
+    /// What a gateway that rejects the message (any violation) owes, by outcome:
+    ///
+    /// | outcome | answer |
+    /// |---|---|
+    /// | [`Tracked::Request`] | [`error_reply`] to the sender, then [`Session::settle_request`] |
+    /// | [`Tracked::DuplicateRequest`] | [`error_reply`] to the sender (do not settle: the entry is the earlier request's) |
+    /// | [`Tracked::Answered`], [`Tracked::NotJudged`] (a response) | [`replacement_reply`] to the receiver |
+    /// | [`Tracked::UnknownId`] | nothing (it answers no request) |
+    /// | [`Tracked::Untracked`], shape invalid, with a `method` | [`error_reply`] to the sender (from a server: when it has an id) |
+    /// | [`Tracked::Untracked`], shape invalid, no `method`, with an id | [`replacement_reply`] to the receiver when [`Session::settle_rejected_response`] is true |
+    /// | [`Tracked::Untracked`], a notification | nothing |
+    /// | [`Tracked::Batch`] | per element as above, the sender's error replies in one JSON array |
+    ///
+    /// A frame that [`parse`](crate::parse) rejected has no outcome: [`error_reply_for_frame`]
+    /// to the sender, or, when [`crate::recover_id`] reads an id but
+    /// [`crate::recover_request_id`] does not, [`replacement_reply`] if
+    /// [`Session::settle_rejected_response`] is true. `mcpwire proxy` follows this table.
     pub fn check(
         &mut self,
         dir: Direction,

@@ -70,6 +70,11 @@ pub fn http_status(rule: Rule) -> u16 {
 /// Builds the error reply for violation `v` of the message `env` (`None` when the frame was
 /// not JSON, so no id can be read).
 ///
+/// The reply carries `env`'s id (raw text, as written) when `env` is a request, or an
+/// invalid message with a `method` member, and its id is a string or integer; otherwise
+/// none (see [`ErrorReply::body`]). A response is never answered with its own id: to its
+/// receiver that would read as the answer to its own request with that id.
+///
 /// `data` is filled where MCP defines it: `{supported, requested}` for
 /// `unsupported-protocol-version` (-32022). Use [`error_reply_with_data`] to supply other data
 /// (e.g. `requiredCapabilities` for -32021).
@@ -108,14 +113,16 @@ pub fn error_reply(env: Option<&Envelope<'_>>, v: &Violation) -> ErrorReply {
 /// `{"jsonrpc":"2.0","id":2,"method":"x","method":"y"}` gets `"id":2`). For anything else
 /// (not JSON, over the limits, `"id":null`, a float or boolean id, two `id` members, an empty
 /// or truncated frame) the reply has no id, as [`error_reply`] with `None` gives (MCP
-/// 2026-07-28 `JSONRPCErrorResponse.id?`). The frame's shape is not known, so the id is
-/// echoed even if the rejected frame was meant as a response. `data` is never set; the HTTP
-/// status is [`http_status`] of `v.rule`.
+/// 2026-07-28 `JSONRPCErrorResponse.id?`). The id is echoed only when the frame also has a
+/// depth-1 `method` member, so it was meant as a request: a reply with the id of a rejected
+/// response would read, to its receiver, as the answer to its own request with that id.
+/// `data` is never set; the HTTP status is [`http_status`] of `v.rule`.
 ///
 /// [`Parser::parse`]: crate::Parser::parse
 /// [`recover_id`]: crate::recover_id
 pub fn error_reply_for_frame(frame: &[u8], v: &Violation) -> ErrorReply {
-    let id = crate::recover_id(frame).and_then(|s| std::str::from_utf8(s.slice(frame)).ok());
+    let id =
+        crate::recover_request_id(frame).and_then(|s| std::str::from_utf8(s.slice(frame)).ok());
     write_body(id, v.rule.code(), &v.message, None, http_status(v.rule))
 }
 
@@ -126,10 +133,26 @@ pub fn error_reply_for_frame(frame: &[u8], v: &Violation) -> ErrorReply {
 /// request in flight ([`Tracked::Answered`](super::Tracked::Answered), or
 /// [`Session::settle_rejected_response`](super::Session::settle_rejected_response) true).
 ///
-/// `raw_id` is written as given: pass an id token, not arbitrary text.
+/// `raw_id` is written as given when it is one JSON string or integer id token (as those
+/// accessors give it); anything else (library trial: `"not json"` was written raw, making the
+/// body invalid JSON) gives a reply without an id.
 pub fn replacement_reply(raw_id: &str, v: &Violation) -> ErrorReply {
     let message = format!("response rejected ({}: {})", v.rule.name(), v.message);
-    write_body(Some(raw_id), INTERNAL_ERROR, &message, None, 500)
+    let id = is_id_token(raw_id).then_some(raw_id);
+    write_body(id, INTERNAL_ERROR, &message, None, 500)
+}
+
+/// True when `raw` is exactly one string or integer id token: it reads back as the id of a
+/// response built around it (nothing more, nothing less).
+fn is_id_token(raw: &str) -> bool {
+    let mut frame = String::with_capacity(raw.len() + 40);
+    frame.push_str(r#"{"jsonrpc":"2.0","id":"#);
+    frame.push_str(raw);
+    frame.push_str(r#","result":{}}"#);
+    crate::parse(frame.as_bytes()).is_ok_and(|env| {
+        env.id_raw() == Some(raw)
+            && matches!(env.id(), Some(crate::Id::Str(_) | crate::Id::Int { .. }))
+    })
 }
 
 /// Like [`error_reply`] with caller-supplied `data` (replaces any default data).
@@ -170,8 +193,13 @@ fn build(
     data: Option<&Value>,
     http_status: u16,
 ) -> ErrorReply {
+    // A request's id, or the id of an invalid message with a `method` member (meant as a
+    // request); never a response's (library trial: a malformed response with id 40 got an
+    // error reply with id 40, which its receiver may take as the answer to its own request
+    // 40).
     let id = m.and_then(|m| {
-        let echo = matches!(m.shape, Shape::Request | Shape::Invalid)
+        let echo = (m.shape == Shape::Request
+            || (m.shape == Shape::Invalid && m.method_span.is_some()))
             && m.invalid.is_none_or(|e| e.kind() != ErrorKind::InvalidId);
         if echo { m.id_text() } else { None }
     });

@@ -176,6 +176,11 @@ rules! {
     /// `subscriptions/listen` result without it in `result._meta`.
     MissingSubscriptionId => "missing-subscription-id", INVALID_PARAMS,
         "§4.2, §9 ([SUB]; [TS] NotificationMetaObject, SubscriptionsListenResult)";
+    /// A JSON-RPC batch with more than [`MAX_BATCH_ELEMENTS`](super::MAX_BATCH_ELEMENTS)
+    /// elements: rejected whole, its elements not checked (each answer would cost a gateway
+    /// more than the element: `[1,1,…]` in 4 MiB is two million error replies).
+    BatchTooLarge => "batch-too-large", INVALID_REQUEST,
+        "reliability.md limits (JSON-RPC 2.0 §6 sets none; 2025-03-26 only)";
     // ---- stateful tracker ----
     /// A request id equal to one the same sender still has in flight.
     DuplicateRequestId => "duplicate-request-id", INVALID_REQUEST,

@@ -327,6 +327,7 @@ fn every_rule_has_a_passing_and_a_failing_message() {
         Rule::UnknownResponseId,
         Rule::ReusedRequestId,
         Rule::TaskResultNotAllowed,
+        Rule::BatchTooLarge,
         Rule::HeaderMissing,
         Rule::HeaderMismatch,
         Rule::HeaderInvalid,
@@ -1326,4 +1327,80 @@ fn batch_reports_each_element_outcome() {
     // An empty batch has no elements.
     let (t, _) = session_check(&mut Session::new(Profile::Legacy, 16), c2s, "[]");
     assert_eq!(t, Tracked::Batch(vec![]));
+}
+
+/// Hostile trial (session 11): a batch of two million `1`s in 4 MiB was checked element by
+/// element and answered with an error each. A batch over `MAX_BATCH_ELEMENTS` is one
+/// `batch-too-large`, its elements unchecked and untracked; at the limit and one below, every
+/// element is checked.
+#[test]
+fn batch_size_limit_at_the_boundary() {
+    let c2s = Direction::ClientToServer;
+    let batch = |n: usize| {
+        let els: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#))
+            .collect();
+        format!("[{}]", els.join(","))
+    };
+    for (n, too_large) in [
+        (MAX_BATCH_ELEMENTS - 1, false),
+        (MAX_BATCH_ELEMENTS, false),
+        (MAX_BATCH_ELEMENTS + 1, true),
+    ] {
+        let mut s = Session::new(Profile::V2025_03_26, 4096);
+        let (t, rules) = session_check(&mut s, c2s, &batch(n));
+        let Tracked::Batch(els) = t else {
+            panic!("{t:?}")
+        };
+        if too_large {
+            assert_eq!(rules, [Rule::BatchTooLarge]);
+            assert!(els.is_empty());
+            assert_eq!(s.tracker().in_flight(c2s), 0);
+        } else {
+            assert_eq!(rules, []);
+            assert_eq!(els.len(), n);
+            assert_eq!(s.tracker().in_flight(c2s), n);
+        }
+    }
+}
+
+/// Hostile trial (session 11): under `auto`, a batch after a 2025-06-18 handshake passed
+/// (only the 2026-07-28 era refused batches), and `initialize` inside a batch passed under
+/// 2025-03-26, which forbids it there.
+#[test]
+fn batches_after_a_2025_06_18_handshake_and_initialize_in_a_batch() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let init = |v: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{v}","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#
+        )
+    };
+    let answer = |v: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"protocolVersion":"{v}","capabilities":{{}},"serverInfo":{{"name":"s","version":"1"}}}}}}"#
+        )
+    };
+    let ping = r#"[{"jsonrpc":"2.0","id":2,"method":"ping"}]"#;
+    for (v, allowed) in [
+        ("2025-03-26", true),
+        ("2025-06-18", false),
+        ("2025-11-25", false),
+    ] {
+        let mut s = Session::new(Profile::Auto, 16);
+        assert_eq!(session_check(&mut s, c2s, &init(v)).1, []);
+        assert_eq!(session_check(&mut s, s2c, &answer(v)).1, [], "{v}");
+        let (_, rules) = session_check(&mut s, c2s, ping);
+        assert_eq!(rules.is_empty(), allowed, "{v}: {rules:?}");
+    }
+    let mut s = Session::new(Profile::V2025_03_26, 16);
+    let batched = format!(
+        r#"[{},{{"jsonrpc":"2.0","id":2,"method":"ping"}}]"#,
+        init("2025-03-26")
+    );
+    let (t, rules) = session_check(&mut s, c2s, &batched);
+    assert_eq!(rules, [Rule::Core(crate::ErrorKind::Batch)]);
+    assert_eq!(
+        t,
+        Tracked::Batch(vec![Tracked::Untracked, Tracked::Request])
+    );
 }

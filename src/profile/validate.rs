@@ -231,18 +231,40 @@ fn check_batch(
         .iter()
         .position(|c| !c.is_ascii_whitespace())
         .unwrap_or(0);
-    let allowed = batch_allowed(v.profile) && !(v.profile == Profile::Auto && v.era == Era::Modern);
-    if !allowed {
+    let n = m.env.batch_elements().into_iter().flatten().count();
+    if n > super::MAX_BATCH_ELEMENTS {
+        push(
+            out,
+            Rule::BatchTooLarge,
+            start,
+            format!(
+                "JSON-RPC batch of {n} elements (at most {} are checked)",
+                super::MAX_BATCH_ELEMENTS
+            ),
+        );
+        return Vec::new();
+    }
+    // Under `auto`, a stream known to be 2025-06-18 or later has no batches (hostile trial:
+    // only the 2026-07-28 era was refused, so a batch after a 2025-06-18 handshake passed).
+    let era_forbids = v.profile == Profile::Auto
+        && match v.era {
+            Era::Modern => true,
+            Era::Legacy(Some(r)) => r >= Revision::V2025_06_18,
+            _ => false,
+        };
+    if !batch_allowed(v.profile) || era_forbids {
         push(
             out,
             Rule::Core(ErrorKind::Batch),
             start,
-            "JSON-RPC batches are not allowed by this profile",
+            format!(
+                "JSON-RPC batches are not allowed by {}",
+                v.revision().unwrap_or("this profile")
+            ),
         );
-        let n = m.env.batch_elements().into_iter().flatten().count();
         return vec![Tracked::Untracked; n];
     }
-    let mut outcomes = Vec::new();
+    let mut outcomes = Vec::with_capacity(n);
     for el in m.env.batch_elements().into_iter().flatten() {
         outcomes.push(Tracked::Untracked);
         let bytes = el.slice(m.frame);
@@ -255,6 +277,19 @@ fn check_batch(
                         Rule::Core(ErrorKind::Batch),
                         el.start(),
                         "nested batch",
+                    );
+                    continue;
+                }
+                if env.shape() == Shape::Request
+                    && env.method().is_some_and(|m| m.decode() == "initialize")
+                {
+                    // [B-0326] "The initialize request MUST NOT be part of a JSON-RPC batch";
+                    // not checked or tracked (a legacy `initialize` resets the tracker).
+                    push(
+                        out,
+                        Rule::Core(ErrorKind::Batch),
+                        el.start(),
+                        "initialize must not be part of a JSON-RPC batch",
                     );
                     continue;
                 }

@@ -5,6 +5,7 @@ mod header_cases {
     pub const BODY_CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"region":"us-west1","count":42,"exact":true,"note":"42","city":"Zürich"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     pub const BODY_READ: &str = r#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"file:///a b.txt","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     pub const BODY_LEGACY: &str = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x"}}"#;
+    pub const BODY_BATCH: &str = r#"[{"jsonrpc":"2.0","id":4,"method":"tools/list"}]"#;
 
     pub struct Case {
         pub what: &'static str,
@@ -71,6 +72,9 @@ mod header_cases {
             c("non-ASCII param sent raw", with(&[("Mcp-Param-City", "Zürich")]), BODY_CALL, &[("City", "city")], &["header-invalid"]),
             c("unknown param header with bad base64", with(&[("Mcp-Param-Other", "=?base64?@@?=")]), BODY_CALL, &[], &["header-invalid"]),
             c("modern header, legacy body (trial finding)", with(&[("Mcp-Name", "x")]), BODY_LEGACY, &[], &["header-mismatch"]),
+            c("batch under a 2025-06-18 header (hostile trial)", vec![("MCP-Protocol-Version", "2025-06-18")], BODY_BATCH, &[], &["header-mismatch"]),
+            c("batch under a 2026-07-28 header (hostile trial)", base(), BODY_BATCH, &[], &["header-mismatch"]),
+            c("batch under a 2025-03-26 header", vec![("MCP-Protocol-Version", "2025-03-26")], BODY_BATCH, &[], &[]),
             c("legacy POST is not checked", vec![("mcp-protocol-version", "2025-11-25"), ("mcp-session-id", "abc")], BODY_LEGACY, &[], &[]),
         ]
     }

@@ -9,9 +9,10 @@
 //! | request (either direction) | answered to its sender with [`error_reply`] for the first violation; never forwarded |
 //! | notification | dropped |
 //! | response (result or error) | dropped; its receiver gets a `-32603` error response with the same id, so no request hangs (not when the id matches no request in flight) |
-//! | not JSON, not a JSON-RPC message, batch, oversize (client → server) | answered to the client with the error reply; a frame the parser rejected gets [`error_reply_for_frame`], which echoes the id when [`mcpwire::recover_id`] can read one (no id otherwise) |
-//! | the same, server → client | dropped; when it is a response whose id can still be read (an invalid envelope, or `recover_id` on a rejected frame) and answers a request in flight, its receiver gets the `-32603` error response instead |
-//! | batch (2025-03-26) with any violation | rejected whole ([`Action::Batch`]): each element as above, except that every request and invalid element is answered, in one JSON array to the sender (JSON-RPC 2.0 §6); an element without its own violation gets a -32600 naming the batch's first |
+//! | not JSON or not a JSON-RPC message, meant as a request (it has a `method` member) | answered to its sender with the error reply, with the id when it can be read ([`mcpwire::recover_request_id`] for a frame the parser rejected); from a server only when it has an id |
+//! | the same, meant as a response (no `method`) whose id answers a request in flight | dropped; its receiver gets the `-32603` error response instead (both directions) |
+//! | any other such frame, and an oversize one | client → server: answered to the client with the error reply without an id; server → client: dropped |
+//! | batch (2025-03-26) with any violation | rejected whole ([`Action::Batch`]): each element as above, the sender's error replies in one JSON array (JSON-RPC 2.0 §6); an element without its own violation gets a -32600 naming the batch's first; an empty batch, or one over [`mcpwire::profile::MAX_BATCH_ELEMENTS`], gets one error |
 //! | unterminated last line | dropped |
 //!
 //! On Streamable HTTP ([`Judge::http_replies`]) every rejected client-to-server POST body is
@@ -22,7 +23,7 @@
 
 use mcpwire::codec::FrameFault;
 use mcpwire::profile::{
-    Direction, Profile, Rule, Session, Tracked, Violation, check_headers, error_reply,
+    Direction, Profile, Revision, Rule, Session, Tracked, Violation, check_headers, error_reply,
     error_reply_for_frame, replacement_reply,
 };
 use mcpwire::{Envelope, ErrorKind, Shape, Span};
@@ -211,28 +212,28 @@ impl Judge {
         // though a backend that strips the BOM, as rmcp does, reads it).
         let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
         let id = mcpwire::recover_id(bytes).and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
-        let action = if self.monitor {
-            Action::Forward
-        } else {
-            match (dir, violation) {
-                (Direction::ClientToServer, Some(v)) => {
-                    // Echo the id when it can still be read (e.g. a request rejected only for
-                    // a duplicate key), so the client can match the error to its request.
-                    let r = error_reply_for_frame(bytes, &v).for_revision(revision(session, dir));
-                    Action::Reply {
-                        body: r.body,
-                        http_status: r.http_status,
-                    }
+        let action = match violation {
+            _ if self.monitor => Action::Forward,
+            // The HTTP request needs an answer, whatever the frame was meant as.
+            Some(v) if self.http_replies && dir == Direction::ClientToServer => {
+                let r = error_reply_for_frame(bytes, &v).for_revision(session.revision(dir));
+                Action::Reply {
+                    body: r.body,
+                    http_status: r.http_status,
                 }
-                // A server response the parser rejected whose id can still be read: its
-                // client gets a -32603 error for that request instead of waiting forever.
-                (Direction::ServerToClient, Some(v))
-                    if id.is_some_and(|i| session.settle_rejected_response(dir, i.as_bytes())) =>
-                {
-                    Action::Replace(replacement_reply(id.unwrap_or_default(), &v).body)
-                }
-                _ => Action::Drop,
             }
+            // Echo the id when it can still be read and the frame was meant as a request
+            // (e.g. one rejected only for a duplicate key), so its sender can match the
+            // error; a response whose id answers a request in flight is replaced.
+            Some(v) => {
+                let request_like = mcpwire::recover_request_id(bytes).is_some();
+                let rev = session.revision(dir);
+                answer_invalid(session, dir, request_like, id, &v, || {
+                    error_reply_for_frame(bytes, &v).for_revision(rev)
+                })
+                .into_action()
+            }
+            None => Action::Drop,
         };
         self.count_action(dir, &action, true);
         *self
@@ -339,8 +340,11 @@ impl Judge {
         out: &[Violation],
     ) -> Action {
         let first = &out[0];
-        let rev = revision(session, dir);
+        let rev = session.revision(dir);
         if let Tracked::Batch(elements) = tracked {
+            // Only 2025-03-26 has batches, and it requires `id` on error responses (hostile
+            // trial: under `auto` and `legacy` the replies to a batch had none).
+            let rev = rev.or(Some(Revision::V2025_03_26));
             let action = reject_batch(session, dir, env, elements, out, rev);
             // The HTTP request needs an answer: with no element to answer (only notifications
             // and responses), the batch as a whole gets the single error reply.
@@ -387,21 +391,20 @@ impl Judge {
                 }
                 _ => Action::Drop,
             },
-            Shape::Batch | Shape::Invalid if dir == Direction::ClientToServer => {
+            Shape::Batch if dir == Direction::ClientToServer => {
                 let r = error_reply(Some(env), first).for_revision(rev);
                 Action::Reply {
                     body: r.body,
                     http_status: r.http_status,
                 }
             }
-            // A malformed server response (e.g. both `result` and `error`) whose id answers
-            // a request in flight: that request gets a -32603 error instead of no answer.
-            Shape::Invalid if env.method_span().is_none() => match env.id_raw() {
-                Some(id) if session.settle_rejected_response(dir, id.as_bytes()) => {
-                    Action::Replace(replacement_reply(id, first).body)
-                }
-                _ => Action::Drop,
-            },
+            Shape::Invalid => {
+                let request_like = env.method_span().is_some();
+                answer_invalid(session, dir, request_like, env.id_raw(), first, || {
+                    error_reply(Some(env), first).for_revision(rev)
+                })
+                .into_action()
+            }
             _ => Action::Drop,
         }
     }
@@ -416,12 +419,85 @@ impl Judge {
             Action::Reply { .. } => st.replied += 1,
             Action::Replace(_) => st.replaced += 1,
             Action::Drop => st.dropped += 1,
-            Action::Batch { .. } => match action_name(action) {
-                "replied" => st.replied += 1,
-                "replaced" => st.replaced += 1,
-                _ => st.dropped += 1,
-            },
+            // A batch's reply and its replacements are counted apart (hostile trial: a batch
+            // with both counted only the reply).
+            Action::Batch {
+                reply, to_receiver, ..
+            } => {
+                st.replied += u64::from(reply.is_some());
+                st.replaced += to_receiver.len() as u64;
+                if reply.is_none() && to_receiver.is_empty() {
+                    st.dropped += 1;
+                }
+            }
         }
+    }
+}
+
+/// What a message that is no valid JSON-RPC message (or not JSON) gets.
+enum Answer {
+    /// An error reply to its sender.
+    Sender(mcpwire::profile::ErrorReply),
+    /// A -32603 replacement to its receiver (it was meant as a response to a request in
+    /// flight).
+    Receiver(Vec<u8>),
+    /// Nothing.
+    Nothing,
+}
+
+impl Answer {
+    fn into_action(self) -> Action {
+        match self {
+            Answer::Sender(r) => Action::Reply {
+                body: r.body,
+                http_status: r.http_status,
+            },
+            Answer::Receiver(body) => Action::Replace(body),
+            Answer::Nothing => Action::Drop,
+        }
+    }
+    fn collect(self, bodies: &mut Vec<Vec<u8>>, to_receiver: &mut Vec<Vec<u8>>) {
+        match self {
+            Answer::Sender(r) => bodies.push(r.body),
+            Answer::Receiver(body) => to_receiver.push(body),
+            Answer::Nothing => {}
+        }
+    }
+}
+
+/// The answer to an invalid or unparseable message that flowed in `dir` with id `id` (as
+/// written, when it can be read), for violation `v`; `reply` builds the error reply:
+///
+/// * meant as a request (it has a `method` member): the error reply to its sender, from a
+///   client always, from a server when it has an id (hostile trial: a server request with
+///   bad `params` was dropped, and the server waited forever);
+/// * otherwise, when its id answers a request in flight (it was meant as that response):
+///   the -32603 replacement to its receiver, in both directions (hostile trial: a client's
+///   malformed response left the server's request waiting);
+/// * otherwise the error reply to a client (JSON-RPC 2.0: an invalid message gets an error
+///   without an id), nothing to a server.
+fn answer_invalid(
+    session: &mut Session,
+    dir: Direction,
+    request_like: bool,
+    id: Option<&str>,
+    v: &Violation,
+    reply: impl FnOnce() -> mcpwire::profile::ErrorReply,
+) -> Answer {
+    let from_client = dir == Direction::ClientToServer;
+    if request_like && (from_client || id.is_some()) {
+        return Answer::Sender(reply());
+    }
+    if !request_like
+        && let Some(id) = id
+        && session.settle_rejected_response(dir, id.as_bytes())
+    {
+        return Answer::Receiver(replacement_reply(id, v).body);
+    }
+    if from_client {
+        Answer::Sender(reply())
+    } else {
+        Answer::Nothing
     }
 }
 
@@ -441,6 +517,14 @@ fn reject_batch(
 ) -> Action {
     let first = &out[0];
     let whole = error_reply(Some(env), first).for_revision(rev);
+    if elements.is_empty() {
+        // An empty batch (JSON-RPC 2.0 §6: one Invalid Request), or one over
+        // `MAX_BATCH_ELEMENTS`, whose elements were not checked: one error for the batch.
+        return Action::Reply {
+            body: whole.body,
+            http_status: whole.http_status,
+        };
+    }
     let frame = env.frame();
     let mut bodies: Vec<Vec<u8>> = Vec::new();
     let mut to_receiver = Vec::new();
@@ -476,17 +560,14 @@ fn reject_batch(
             ),
         };
         let Ok(el) = mcpwire::parse(bytes) else {
-            // Not JSON (or over a limit): answered to a client like an unparseable frame; a
-            // server's such response, when its id answers a request in flight, is replaced.
+            // Not JSON (or over a limit): as an unparseable frame.
             let id =
                 mcpwire::recover_id(bytes).and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
-            if dir == Direction::ClientToServer {
-                bodies.push(error_reply_for_frame(bytes, &cause).for_revision(rev).body);
-            } else if let Some(id) = id
-                && session.settle_rejected_response(dir, id.as_bytes())
-            {
-                to_receiver.push(replacement_reply(id, &cause).body);
-            }
+            let request_like = mcpwire::recover_request_id(bytes).is_some();
+            let answer = answer_invalid(session, dir, request_like, id, &cause, || {
+                error_reply_for_frame(bytes, &cause).for_revision(rev)
+            });
+            answer.collect(&mut bodies, &mut to_receiver);
             continue;
         };
         match (el.shape(), tracked) {
@@ -505,28 +586,17 @@ fn reject_batch(
                 }
             }
             (Shape::Result | Shape::Error, _) => {}
-            // Not a valid message (or a nested batch): a client gets the error with the id
-            // the element carries, if any (JSON-RPC 2.0 §6: `[1]` is answered with
-            // `"id": null`); a server's broken response that answers a request in flight is
-            // replaced.
-            _ if dir == Direction::ClientToServer => {
-                bodies.push(error_reply_for_frame(bytes, &cause).for_revision(rev).body);
-            }
+            // Not a valid message (or a nested batch): as a single invalid frame (JSON-RPC
+            // 2.0 §6: a client's `[1]` is answered with `"id": null`).
             _ => {
-                if el.method_span().is_none()
-                    && let Some(id) = el.id_raw()
-                    && session.settle_rejected_response(dir, id.as_bytes())
-                {
-                    to_receiver.push(replacement_reply(id, &cause).body);
-                }
+                let request_like = el.method_span().is_some();
+                let answer =
+                    answer_invalid(session, dir, request_like, el.id_raw(), &cause, || {
+                        error_reply(Some(&el), &cause).for_revision(rev)
+                    });
+                answer.collect(&mut bodies, &mut to_receiver);
             }
         }
-    }
-    if elements.is_empty() {
-        return Action::Reply {
-            body: whole.body,
-            http_status: whole.http_status,
-        };
     }
     let reply = (!bodies.is_empty()).then(|| {
         let mut array = vec![b'['];
@@ -556,16 +626,4 @@ fn action_name(a: &Action) -> &'static str {
         Action::Batch { to_receiver, .. } if !to_receiver.is_empty() => "replaced",
         Action::Batch { .. } => "dropped",
     }
-}
-
-/// The revision the replies to `dir`'s sender are written for: the one its validator has
-/// decided (`None` for the legacy union and while undecided).
-fn revision(session: &mut Session, dir: Direction) -> Option<mcpwire::profile::Revision> {
-    if dir == Direction::Unknown {
-        return None;
-    }
-    session
-        .validator_mut(dir)
-        .revision()
-        .and_then(mcpwire::profile::Revision::from_version)
 }
