@@ -39,14 +39,28 @@ fn file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
 /// The proxy with `proxy_args` in front of the fake server answering the k-th request with
 /// the k-th line of `script`, fed `stdin`; checks it exits 0 and returns its output.
 fn scripted(proxy_args: &[&str], script: &[u8], stdin: String) -> std::process::Output {
+    recorded(proxy_args, script, stdin).0
+}
+
+/// [`scripted`], plus everything the server read (its `--record`).
+fn recorded(proxy_args: &[&str], script: &[u8], stdin: String) -> (std::process::Output, String) {
     let dir = tempfile::tempdir().unwrap();
     let script = file(&dir, "script", script);
-    let out = proxy(proxy_args, &["--script", script.to_str().unwrap()])
-        .write_stdin(stdin)
-        .output()
-        .unwrap();
+    let record = dir.path().join("record");
+    let out = proxy(
+        proxy_args,
+        &[
+            "--script",
+            script.to_str().unwrap(),
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    )
+    .write_stdin(stdin)
+    .output()
+    .unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
-    out
+    (out, std::fs::read_to_string(&record).unwrap_or_default())
 }
 
 /// `mcpwire proxy stdio [proxy_args] -- python3 fake_server.py [server_args]`.
@@ -722,14 +736,8 @@ fn request_rejected_by_the_parser_is_answered_with_its_id() {
         ),
     ];
     for (input, id, raw_id, kind, code) in cases {
-        let dir = tempfile::tempdir().unwrap();
-        let record = dir.path().join("record");
-        let out = proxy(&[], &["--record", record.to_str().unwrap()])
-            .write_stdin(input)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
-        assert_eq!(std::fs::read(&record).unwrap_or_default(), b"");
+        let (out, record) = recorded(&[], b"", input.to_owned());
+        assert_eq!(record, "");
         let replies = lines(&out.stdout);
         assert_eq!(replies.len(), 1, "{replies:?}");
         assert_eq!(replies[0]["id"], id, "{}", replies[0]);
@@ -824,8 +832,6 @@ fn rejected_batch_answers_every_request_with_its_id() {
     if !python() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let record = dir.path().join("record");
     let batch = concat!(
         r#"[{"jsonrpc":"2.0","id":5,"method":"ping"},"#,
         r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":[]},"#,
@@ -835,25 +841,13 @@ fn rejected_batch_answers_every_request_with_its_id() {
     );
     let next = r#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#;
     // The server answers request 8 with id 5.
-    let script = file(&dir, "script", br#"{"jsonrpc":"2.0","id":5,"result":{}}"#);
-    let out = proxy(
+    let (out, record) = recorded(
         &["--profile", "2025-03-26"],
-        &[
-            "--record",
-            record.to_str().unwrap(),
-            "--script",
-            script.to_str().unwrap(),
-        ],
-    )
-    .write_stdin(format!("{batch}\n{next}\n"))
-    .output()
-    .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    // Nothing of the batch reached the server; the later request did.
-    assert_eq!(
-        std::fs::read_to_string(&record).unwrap(),
-        format!("{next}\n")
+        br#"{"jsonrpc":"2.0","id":5,"result":{}}"#,
+        format!("{batch}\n{next}\n"),
     );
+    // Nothing of the batch reached the server; the later request did.
+    assert_eq!(record, format!("{next}\n"));
     let replies = lines(&out.stdout);
     assert_eq!(replies.len(), 1, "{replies:?}");
     let array = replies[0].as_array().expect("one array for the batch");
