@@ -271,26 +271,18 @@ fn check_batch(
         match crate::envelope::parse(bytes) {
             Err(e) => out.push(Violation::from_error(&e.shifted(el.start()))),
             Ok(env) => {
-                if env.shape() == Shape::Batch {
-                    push(
-                        out,
-                        Rule::Core(ErrorKind::Batch),
-                        el.start(),
-                        "nested batch",
-                    );
-                    continue;
-                }
-                if env.shape() == Shape::Request
-                    && env.method().is_some_and(|m| m.decode() == "initialize")
-                {
-                    // [B-0326] "The initialize request MUST NOT be part of a JSON-RPC batch";
-                    // not checked or tracked (a legacy `initialize` resets the tracker).
-                    push(
-                        out,
-                        Rule::Core(ErrorKind::Batch),
-                        el.start(),
-                        "initialize must not be part of a JSON-RPC batch",
-                    );
+                // Refused, not checked or tracked: a nested batch, and `initialize` ([B-0326]
+                // "The initialize request MUST NOT be part of a JSON-RPC batch"; a legacy
+                // `initialize` would also reset the tracker).
+                let initialize = env.shape() == Shape::Request
+                    && env.method().is_some_and(|m| m.decode() == "initialize");
+                let refused = match env.shape() {
+                    Shape::Batch => Some("nested batch"),
+                    _ if initialize => Some("initialize must not be part of a JSON-RPC batch"),
+                    _ => None,
+                };
+                if let Some(why) = refused {
+                    push(out, Rule::Core(ErrorKind::Batch), el.start(), why);
                     continue;
                 }
                 let inner = Msg::from_envelope(&env);
