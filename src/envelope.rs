@@ -40,7 +40,9 @@
 //!
 //! Ids compare by their raw JSON text: `Id`s and `id_raw()`s of `"a"` and `"\u0061"` are not
 //! equal, though both decode to `a` (JSON-RPC asks the reply to echo the id as sent). Use
-//! [`JsonStr::decode`] on `Id::Str` to compare decoded ids.
+//! [`JsonStr::decode`] on `Id::Str` to compare decoded ids. The profile layer's request
+//! tracker does: it keys ids by their decoded value, so a response with id `"\u0061"`
+//! answers the request with id `"a"` (what a backend that decodes the JSON sees).
 
 use std::borrow::Cow;
 use std::ops::Range;

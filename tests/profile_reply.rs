@@ -271,3 +271,30 @@ fn replacement_reply_writes_only_an_id_token() {
         assert_eq!(body["error"]["code"], -32603);
     }
 }
+
+/// Library trial (session 11): with limits above the default, a frame over the default
+/// 4 MiB but within the gateway's limit, rejected for a duplicate key, was answered without
+/// its id: `error_reply_for_frame` reads the id under `Limits::DEFAULT`. The `_with` form
+/// takes the gateway's parser.
+#[test]
+fn error_reply_for_frame_with_reads_the_id_under_the_parsers_limits() {
+    use mcpwire::profile::{error_reply_for_frame, error_reply_for_frame_with};
+    use mcpwire::{Limits, Parser};
+    let pad = "x".repeat(Limits::DEFAULT.max_frame_len);
+    let frame =
+        format!(r#"{{"jsonrpc":"2.0","id":9,"method":"a","method":"b","params":{{"p":"{pad}"}}}}"#);
+    let big = Parser::with_limits(Limits {
+        max_frame_len: frame.len(),
+        ..Limits::DEFAULT
+    });
+    let e = big.parse(frame.as_bytes()).unwrap_err();
+    assert_eq!(e.kind().name(), "duplicate-key");
+    let v = Violation::from_error(&e);
+    let with: serde_json::Value =
+        serde_json::from_slice(&error_reply_for_frame_with(&big, frame.as_bytes(), &v).body)
+            .unwrap();
+    assert_eq!(with["id"], 9);
+    let default: serde_json::Value =
+        serde_json::from_slice(&error_reply_for_frame(frame.as_bytes(), &v).body).unwrap();
+    assert!(default.get("id").is_none(), "{default}");
+}

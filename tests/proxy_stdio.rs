@@ -928,3 +928,24 @@ fn batch_replies_carry_a_null_id_under_auto_and_legacy() {
         );
     }
 }
+
+/// Library trial (session 11): with `--max-frame-bytes` above the default 4 MiB, a request
+/// between the two limits rejected for a duplicate key was answered without its id (the id
+/// was read under the default limit).
+#[test]
+fn id_of_a_rejected_frame_is_read_under_the_raised_frame_limit() {
+    if !python() {
+        return;
+    }
+    let pad = "x".repeat(mcpwire::Limits::DEFAULT.max_frame_len);
+    let line = format!(
+        r#"{{"jsonrpc":"2.0","id":"big","method":"a","method":"b","params":{{"p":"{pad}"}}}}"#
+    );
+    let limit = (line.len() + 1).to_string();
+    let (out, record) = recorded(&["--max-frame-bytes", &limit], b"", format!("{line}\n"));
+    assert_eq!(record, "");
+    let replies = lines(&out.stdout);
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert_eq!(replies[0]["id"], "big");
+    assert_eq!(replies[0]["error"]["code"], -32600);
+}

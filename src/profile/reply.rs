@@ -121,8 +121,21 @@ pub fn error_reply(env: Option<&Envelope<'_>>, v: &Violation) -> ErrorReply {
 /// [`Parser::parse`]: crate::Parser::parse
 /// [`recover_id`]: crate::recover_id
 pub fn error_reply_for_frame(frame: &[u8], v: &Violation) -> ErrorReply {
-    let id =
-        crate::recover_request_id(frame).and_then(|s| std::str::from_utf8(s.slice(frame)).ok());
+    error_reply_for_frame_with(&crate::Parser::new(), frame, v)
+}
+
+/// [`error_reply_for_frame`] with `parser`'s [`Limits`](crate::Limits) for reading the id:
+/// for a gateway that parses with limits other than the default (library trial: a frame
+/// over the default 4 MiB but within a raised limit, rejected for a duplicate key, was
+/// answered without its id).
+pub fn error_reply_for_frame_with(
+    parser: &crate::Parser,
+    frame: &[u8],
+    v: &Violation,
+) -> ErrorReply {
+    let id = parser
+        .recover_request_id(frame)
+        .and_then(|s| std::str::from_utf8(s.slice(frame)).ok());
     write_body(id, v.rule.code(), &v.message, None, http_status(v.rule))
 }
 

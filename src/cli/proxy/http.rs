@@ -309,7 +309,11 @@ async fn serve(args: HttpArgs) -> io::Result<u8> {
         authority,
         endpoint,
         client: Client::builder(TokioExecutor::new()).build(connector),
-        judge: Mutex::new(Judge::new(c.profile, c.max_in_flight, log, c.monitor).http_replies()),
+        judge: Mutex::new(
+            Judge::new(c.profile, c.max_in_flight, log, c.monitor)
+                .http_replies()
+                .max_frame_len(args.max_body_bytes.max(c.max_frame_bytes)),
+        ),
         sessions: Mutex::new(SessionTable::new(args.max_sessions)),
         eviction_noted: std::sync::atomic::AtomicBool::new(false),
         profile: c.profile,

@@ -24,7 +24,7 @@
 use mcpwire::codec::FrameFault;
 use mcpwire::profile::{
     Direction, Profile, Revision, Rule, Session, Tracked, Violation, check_headers, error_reply,
-    error_reply_for_frame, replacement_reply,
+    error_reply_for_frame_with, replacement_reply,
 };
 use mcpwire::{Envelope, ErrorKind, Shape, Span};
 
@@ -85,6 +85,8 @@ pub struct Judge {
     monitor: bool,
     http_replies: bool,
     scratch: Vec<Violation>,
+    /// Reads ids from rejected frames and batch elements, under the proxy's frame limit.
+    parser: mcpwire::Parser,
 }
 
 fn dir_name(dir: Direction) -> &'static str {
@@ -106,7 +108,19 @@ impl Judge {
             monitor,
             http_replies: false,
             scratch: Vec::new(),
+            parser: mcpwire::Parser::new(),
         }
+    }
+
+    /// Reads ids from rejected frames (and batch elements) of up to `max` bytes, the proxy's
+    /// frame limit (default [`mcpwire::Limits::DEFAULT`]): a frame over the default limit
+    /// but within a raised one, rejected for a duplicate key, is still answered with its id.
+    pub fn max_frame_len(mut self, max: usize) -> Self {
+        self.parser = mcpwire::Parser::with_limits(mcpwire::Limits {
+            max_frame_len: max,
+            ..mcpwire::Limits::DEFAULT
+        });
+        self
     }
 
     /// A new session (nothing seen yet) under this judge's profile and in-flight bound.
@@ -211,12 +225,16 @@ impl Judge {
         // leading BOM too (trial finding: a BOM-prefixed request was answered without its id,
         // though a backend that strips the BOM, as rmcp does, reads it).
         let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
-        let id = mcpwire::recover_id(bytes).and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
+        let parser = self.parser;
+        let id = parser
+            .recover_id(bytes)
+            .and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
         let action = match violation {
             _ if self.monitor => Action::Forward,
             // The HTTP request needs an answer, whatever the frame was meant as.
             Some(v) if self.http_replies && dir == Direction::ClientToServer => {
-                let r = error_reply_for_frame(bytes, &v).for_revision(session.revision(dir));
+                let r = error_reply_for_frame_with(&parser, bytes, &v)
+                    .for_revision(session.revision(dir));
                 Action::Reply {
                     body: r.body,
                     http_status: r.http_status,
@@ -226,10 +244,10 @@ impl Judge {
             // (e.g. one rejected only for a duplicate key), so its sender can match the
             // error; a response whose id answers a request in flight is replaced.
             Some(v) => {
-                let request_like = mcpwire::recover_request_id(bytes).is_some();
+                let request_like = parser.recover_request_id(bytes).is_some();
                 let rev = session.revision(dir);
                 answer_invalid(session, dir, request_like, id, &v, || {
-                    error_reply_for_frame(bytes, &v).for_revision(rev)
+                    error_reply_for_frame_with(&parser, bytes, &v).for_revision(rev)
                 })
                 .into_action()
             }
@@ -345,7 +363,7 @@ impl Judge {
             // Only 2025-03-26 has batches, and it requires `id` on error responses (hostile
             // trial: under `auto` and `legacy` the replies to a batch had none).
             let rev = rev.or(Some(Revision::V2025_03_26));
-            let action = reject_batch(session, dir, env, elements, out, rev);
+            let action = reject_batch(&self.parser, session, dir, env, elements, out, rev);
             // The HTTP request needs an answer: with no element to answer (only notifications
             // and responses), the batch as a whole gets the single error reply.
             return match action {
@@ -508,6 +526,7 @@ fn answer_invalid(
 /// naming the batch's first violation. An empty batch gets the single error reply
 /// (JSON-RPC 2.0 §6: "an empty Array" is one Invalid Request).
 fn reject_batch(
+    parser: &mcpwire::Parser,
     session: &mut Session,
     dir: Direction,
     env: &Envelope<'_>,
@@ -559,13 +578,14 @@ fn reject_batch(
                 ),
             ),
         };
-        let Ok(el) = mcpwire::parse(bytes) else {
+        let Ok(el) = parser.parse(bytes) else {
             // Not JSON (or over a limit): as an unparseable frame.
-            let id =
-                mcpwire::recover_id(bytes).and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
-            let request_like = mcpwire::recover_request_id(bytes).is_some();
+            let id = parser
+                .recover_id(bytes)
+                .and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
+            let request_like = parser.recover_request_id(bytes).is_some();
             let answer = answer_invalid(session, dir, request_like, id, &cause, || {
-                error_reply_for_frame(bytes, &cause).for_revision(rev)
+                error_reply_for_frame_with(parser, bytes, &cause).for_revision(rev)
             });
             answer.collect(&mut bodies, &mut to_receiver);
             continue;

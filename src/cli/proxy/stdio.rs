@@ -129,7 +129,8 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         monitor: c.monitor,
         max_frame_bytes: c.max_frame_bytes,
     });
-    let judge = Judge::new(c.profile, c.max_in_flight, log, c.monitor);
+    let judge =
+        Judge::new(c.profile, c.max_in_flight, log, c.monitor).max_frame_len(c.max_frame_bytes);
     let judge = Arc::new(Mutex::new(Shared {
         session: judge.new_session(),
         judge,
