@@ -396,54 +396,65 @@ fn server_request_rejected_by_profile_is_answered_to_the_server() {
 /// Hostile trial (session 11): a client's malformed response (`"result": 5`) to a server
 /// request in flight was answered to the client with the server's request id (an "answer"
 /// to a request the client never sent), and the server's request waited forever. The server
-/// now gets the -32603 replacement, and the client nothing.
+/// now gets the -32603 replacement, and the client nothing. Re-trial: the same for a valid
+/// response inside a batch the profile refuses (2025-06-18 has no batches).
 #[test]
 fn malformed_client_response_is_replaced_for_the_server() {
     if !python() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let start = file(
-        &dir,
-        "start",
-        b"{\"jsonrpc\":\"2.0\",\"id\":\"srvB\",\"method\":\"ping\"}\n",
-    );
-    let record = dir.path().join("record");
-    let mut child = spawn_open(
-        &["--profile", "legacy"],
-        &[
-            "--on-start",
-            start.to_str().unwrap(),
-            "--record",
-            record.to_str().unwrap(),
-        ],
-    );
-    // Wait for the server's request to reach the client, then answer it badly.
-    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
-    assert!(first.contains("srvB"), "{first}");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":\"srvB\",\"result\":5}\n")
-        .unwrap();
-    stdin.flush().unwrap();
-    let t = Instant::now();
-    let got = loop {
-        let r = std::fs::read_to_string(&record).unwrap_or_default();
-        if r.contains("srvB") || t.elapsed() > Duration::from_secs(20) {
-            break r;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    drop(stdin);
-    assert_eq!(wait_for(&mut child, Duration::from_secs(20)), Some(0));
-    let reply: Value = serde_json::from_str(got.trim()).expect("one line for the server");
-    assert_eq!(reply["id"], "srvB");
-    assert_eq!(reply["error"]["code"], -32603);
-    let mut rest = String::new();
-    stdout.read_to_string(&mut rest).unwrap();
-    assert_eq!(rest, "", "nothing more reaches the client");
+    let cases: [(&str, &[u8]); 2] = [
+        (
+            "legacy",
+            b"{\"jsonrpc\":\"2.0\",\"id\":\"srvB\",\"result\":5}\n",
+        ),
+        (
+            "2025-06-18",
+            b"[{\"jsonrpc\":\"2.0\",\"id\":\"srvB\",\"result\":{}}]\n",
+        ),
+    ];
+    for (profile, answer) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let start = file(
+            &dir,
+            "start",
+            b"{\"jsonrpc\":\"2.0\",\"id\":\"srvB\",\"method\":\"ping\"}\n",
+        );
+        let record = dir.path().join("record");
+        let mut child = spawn_open(
+            &["--profile", profile],
+            &[
+                "--on-start",
+                start.to_str().unwrap(),
+                "--record",
+                record.to_str().unwrap(),
+            ],
+        );
+        // Wait for the server's request to reach the client, then answer it badly.
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+        assert!(first.contains("srvB"), "{first}");
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(answer).unwrap();
+        stdin.flush().unwrap();
+        let t = Instant::now();
+        let got = loop {
+            let r = std::fs::read_to_string(&record).unwrap_or_default();
+            if r.contains("srvB") || t.elapsed() > Duration::from_secs(20) {
+                break r;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(stdin);
+        assert_eq!(wait_for(&mut child, Duration::from_secs(20)), Some(0));
+        let reply: Value = serde_json::from_str(got.trim()).expect("one line for the server");
+        assert_eq!(reply["id"], "srvB", "{profile}");
+        assert_eq!(reply["error"]["code"], -32603, "{profile}");
+        let mut rest = String::new();
+        stdout.read_to_string(&mut rest).unwrap();
+        assert_eq!(rest, "", "{profile}: nothing more reaches the client");
+    }
 }
 
 #[test]

@@ -616,7 +616,24 @@ impl Session {
                 return Tracked::Untracked;
             }
         };
-        validate::check(v, &m, Some((&mut self.tracker, dir)), out)
+        let tracked = validate::check(v, &m, Some((&mut self.tracker, dir)), out);
+        // The answer to `initialize` names the negotiated revision: under `auto` it decides
+        // both directions (hostile re-trial: the client's side kept the revision the client
+        // asked for, and the server's side stayed undecided, so its batches passed after a
+        // 2025-06-18 handshake).
+        if let Tracked::Answered { method } = &tracked
+            && method == "initialize"
+            && m.shape == crate::Shape::Result
+            && let Some(pv) = m.result_member("protocolVersion").and_then(|s| m.str_at(s))
+        {
+            let era = Era::Legacy(Revision::from_version(&pv).filter(|r| !r.is_modern()));
+            for v in [&mut self.c2s, &mut self.s2c] {
+                if v.profile == Profile::Auto {
+                    v.era = era;
+                }
+            }
+        }
+        tracked
     }
 }
 

@@ -1381,16 +1381,41 @@ fn batches_after_a_2025_06_18_handshake_and_initialize_in_a_batch() {
         )
     };
     let ping = r#"[{"jsonrpc":"2.0","id":2,"method":"ping"}]"#;
-    for (v, allowed) in [
-        ("2025-03-26", true),
-        ("2025-06-18", false),
-        ("2025-11-25", false),
+    let pong = r#"[{"jsonrpc":"2.0","id":7,"result":{}}]"#;
+    // (version the client asks for, version the server answers, batches allowed). Re-trial
+    // finding: the client's side kept the version it asked for, and the server's side was
+    // never decided, so a server batch passed after a 2025-06-18 handshake.
+    for (asked, agreed, allowed) in [
+        ("2025-03-26", "2025-03-26", true),
+        ("2025-06-18", "2025-06-18", false),
+        ("2025-11-25", "2025-11-25", false),
+        ("2025-06-18", "2025-03-26", true),
+        ("2025-03-26", "2025-06-18", false),
     ] {
         let mut s = Session::new(Profile::Auto, 16);
-        assert_eq!(session_check(&mut s, c2s, &init(v)).1, []);
-        assert_eq!(session_check(&mut s, s2c, &answer(v)).1, [], "{v}");
+        assert_eq!(session_check(&mut s, c2s, &init(asked)).1, []);
+        assert_eq!(
+            session_check(&mut s, s2c, &answer(agreed)).1,
+            [],
+            "{agreed}"
+        );
         let (_, rules) = session_check(&mut s, c2s, ping);
-        assert_eq!(rules.is_empty(), allowed, "{v}: {rules:?}");
+        assert_eq!(rules.is_empty(), allowed, "{asked}/{agreed}: {rules:?}");
+        // The server's batch, and the client's batch answering a server request.
+        let (_, rules) = session_check(&mut s, s2c, ping);
+        assert_eq!(
+            rules.is_empty(),
+            allowed,
+            "{asked}/{agreed} server batch: {rules:?}"
+        );
+        let ask = r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#;
+        assert_eq!(session_check(&mut s, s2c, ask).1, []);
+        let (_, rules) = session_check(&mut s, c2s, pong);
+        assert_eq!(
+            rules.is_empty(),
+            allowed,
+            "{asked}/{agreed} client batch: {rules:?}"
+        );
     }
     let mut s = Session::new(Profile::V2025_03_26, 16);
     let batched = format!(

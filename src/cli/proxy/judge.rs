@@ -246,7 +246,8 @@ impl Judge {
             Some(v) => {
                 let request_like = parser.recover_request_id(bytes).is_some();
                 let rev = session.revision(dir);
-                answer_invalid(session, dir, request_like, id, &v, || {
+                let can_replace = !self.http_replies;
+                answer_invalid(can_replace, session, dir, request_like, id, &v, || {
                     error_reply_for_frame_with(&parser, bytes, &v).for_revision(rev)
                 })
                 .into_action()
@@ -363,7 +364,7 @@ impl Judge {
             // Only 2025-03-26 has batches, and it requires `id` on error responses (hostile
             // trial: under `auto` and `legacy` the replies to a batch had none).
             let rev = rev.or(Some(Revision::V2025_03_26));
-            let action = reject_batch(&self.parser, session, dir, env, elements, out, rev);
+            let action = self.reject_batch(session, dir, env, elements, out, rev);
             // The HTTP request needs an answer: with no element to answer (only notifications
             // and responses), the batch as a whole gets the single error reply.
             return match action {
@@ -418,12 +419,156 @@ impl Judge {
             }
             Shape::Invalid => {
                 let request_like = env.method_span().is_some();
-                answer_invalid(session, dir, request_like, env.id_raw(), first, || {
-                    error_reply(Some(env), first).for_revision(rev)
-                })
+                let can_replace = !self.http_replies;
+                answer_invalid(
+                    can_replace,
+                    session,
+                    dir,
+                    request_like,
+                    env.id_raw(),
+                    first,
+                    || error_reply(Some(env), first).for_revision(rev),
+                )
                 .into_action()
             }
             _ => Action::Drop,
+        }
+    }
+
+    /// Answers a rejected batch element by element (see [`Action::Batch`]): for each element,
+    /// what [`Judge::judge`] does with a rejected single frame of its shape, with these
+    /// differences: every request and invalid element is answered in one JSON array (in element
+    /// order), and an element without a violation of its own is answered with a `-32600` error
+    /// naming the batch's first violation. An empty batch gets the single error reply
+    /// (JSON-RPC 2.0 §6: "an empty Array" is one Invalid Request).
+    fn reject_batch(
+        &self,
+        session: &mut Session,
+        dir: Direction,
+        env: &Envelope<'_>,
+        elements: &[Tracked],
+        out: &[Violation],
+        rev: Option<mcpwire::profile::Revision>,
+    ) -> Action {
+        let parser = &self.parser;
+        // Over HTTP nothing can be sent to the receiver in place of a client's frame.
+        let can_replace = !self.http_replies;
+        let first = &out[0];
+        let whole = error_reply(Some(env), first).for_revision(rev);
+        if elements.is_empty() {
+            // An empty batch (JSON-RPC 2.0 §6: one Invalid Request), or one over
+            // `MAX_BATCH_ELEMENTS`, whose elements were not checked: one error for the batch.
+            return Action::Reply {
+                body: whole.body,
+                http_status: whole.http_status,
+            };
+        }
+        let frame = env.frame();
+        let mut bodies: Vec<Vec<u8>> = Vec::new();
+        let mut to_receiver = Vec::new();
+        let spans: Vec<Span> = env.batch_elements().into_iter().flatten().collect();
+        // Each element's first violation (the first in `out` whose frame offset lies in the
+        // element), found by binary search: one pass over `out`, not one per element (a batch of
+        // many bad elements would otherwise cost elements × violations).
+        let mut own_first: Vec<Option<&Violation>> = vec![None; spans.len()];
+        for v in out {
+            let at = spans.partition_point(|s| s.end() <= v.offset);
+            if let Some(s) = spans.get(at)
+                && s.start() <= v.offset
+                && own_first[at].is_none()
+            {
+                own_first[at] = Some(v);
+            }
+        }
+        for (i, ((span, tracked), own)) in spans.iter().zip(elements).zip(own_first).enumerate() {
+            let bytes = span.slice(frame);
+            // The element's own first violation, shifted to the element; or the batch's first
+            // violation, as a -32600 for this element.
+            let cause = match own {
+                Some(v) => Violation::new(v.rule, v.offset - span.start(), v.message.clone()),
+                None => Violation::new(
+                    Rule::Core(ErrorKind::Batch),
+                    0,
+                    format!(
+                        "batch rejected ({} at byte {}: {}); element {i} was not forwarded",
+                        first.rule.name(),
+                        first.offset,
+                        first.message
+                    ),
+                ),
+            };
+            let Ok(el) = parser.parse(bytes) else {
+                // Not JSON (or over a limit): as an unparseable frame.
+                let id = parser
+                    .recover_id(bytes)
+                    .and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
+                let request_like = parser.recover_request_id(bytes).is_some();
+                let answer =
+                    answer_invalid(can_replace, session, dir, request_like, id, &cause, || {
+                        error_reply_for_frame_with(parser, bytes, &cause).for_revision(rev)
+                    });
+                answer.collect(&mut bodies, &mut to_receiver);
+                continue;
+            };
+            match (el.shape(), tracked) {
+                (Shape::Request, t) => {
+                    if *t == Tracked::Request
+                        && let Some(id) = el.id_raw()
+                    {
+                        session.settle_request(dir, id.as_bytes());
+                    }
+                    bodies.push(error_reply(Some(&el), &cause).for_revision(rev).body);
+                }
+                (Shape::Notification, _) => {}
+                (Shape::Result | Shape::Error, Tracked::Answered { .. } | Tracked::NotJudged) => {
+                    if can_replace && let Some(id) = el.id_raw() {
+                        to_receiver.push(replacement_reply(id, &cause).body);
+                    }
+                }
+                // A response in a batch the profile refused was not checked: when its id answers
+                // a request in flight, that request gets the -32603 instead of nothing (re-trial
+                // finding: `[{"id":"s1","result":{}}]` under 2025-06-18 left `s1` waiting).
+                (Shape::Result | Shape::Error, Tracked::Untracked) => {
+                    if can_replace
+                        && let Some(id) = el.id_raw()
+                        && session.settle_rejected_response(dir, id.as_bytes())
+                    {
+                        to_receiver.push(replacement_reply(id, &cause).body);
+                    }
+                }
+                (Shape::Result | Shape::Error, _) => {}
+                // Not a valid message (or a nested batch): as a single invalid frame (JSON-RPC
+                // 2.0 §6: a client's `[1]` is answered with `"id": null`).
+                _ => {
+                    let request_like = el.method_span().is_some();
+                    let answer = answer_invalid(
+                        can_replace,
+                        session,
+                        dir,
+                        request_like,
+                        el.id_raw(),
+                        &cause,
+                        || error_reply(Some(&el), &cause).for_revision(rev),
+                    );
+                    answer.collect(&mut bodies, &mut to_receiver);
+                }
+            }
+        }
+        let reply = (!bodies.is_empty()).then(|| {
+            let mut array = vec![b'['];
+            for (i, b) in bodies.iter().enumerate() {
+                if i > 0 {
+                    array.push(b',');
+                }
+                array.extend_from_slice(b);
+            }
+            array.push(b']');
+            array
+        });
+        Action::Batch {
+            reply,
+            http_status: whole.http_status,
+            to_receiver,
         }
     }
 
@@ -494,7 +639,12 @@ impl Answer {
 ///   malformed response left the server's request waiting);
 /// * otherwise the error reply to a client (JSON-RPC 2.0: an invalid message gets an error
 ///   without an id), nothing to a server.
+///
+/// `can_replace` is false over HTTP, where nothing can be sent to the receiver in place of a
+/// client's POST body: the request in flight is then not settled, and the client gets the
+/// error reply.
 fn answer_invalid(
+    can_replace: bool,
     session: &mut Session,
     dir: Direction,
     request_like: bool,
@@ -507,6 +657,7 @@ fn answer_invalid(
         return Answer::Sender(reply());
     }
     if !request_like
+        && can_replace
         && let Some(id) = id
         && session.settle_rejected_response(dir, id.as_bytes())
     {
@@ -516,123 +667,6 @@ fn answer_invalid(
         Answer::Sender(reply())
     } else {
         Answer::Nothing
-    }
-}
-
-/// Answers a rejected batch element by element (see [`Action::Batch`]): for each element,
-/// what [`Judge::judge`] does with a rejected single frame of its shape, with these
-/// differences: every request and invalid element is answered in one JSON array (in element
-/// order), and an element without a violation of its own is answered with a `-32600` error
-/// naming the batch's first violation. An empty batch gets the single error reply
-/// (JSON-RPC 2.0 §6: "an empty Array" is one Invalid Request).
-fn reject_batch(
-    parser: &mcpwire::Parser,
-    session: &mut Session,
-    dir: Direction,
-    env: &Envelope<'_>,
-    elements: &[Tracked],
-    out: &[Violation],
-    rev: Option<mcpwire::profile::Revision>,
-) -> Action {
-    let first = &out[0];
-    let whole = error_reply(Some(env), first).for_revision(rev);
-    if elements.is_empty() {
-        // An empty batch (JSON-RPC 2.0 §6: one Invalid Request), or one over
-        // `MAX_BATCH_ELEMENTS`, whose elements were not checked: one error for the batch.
-        return Action::Reply {
-            body: whole.body,
-            http_status: whole.http_status,
-        };
-    }
-    let frame = env.frame();
-    let mut bodies: Vec<Vec<u8>> = Vec::new();
-    let mut to_receiver = Vec::new();
-    let spans: Vec<Span> = env.batch_elements().into_iter().flatten().collect();
-    // Each element's first violation (the first in `out` whose frame offset lies in the
-    // element), found by binary search: one pass over `out`, not one per element (a batch of
-    // many bad elements would otherwise cost elements × violations).
-    let mut own_first: Vec<Option<&Violation>> = vec![None; spans.len()];
-    for v in out {
-        let at = spans.partition_point(|s| s.end() <= v.offset);
-        if let Some(s) = spans.get(at)
-            && s.start() <= v.offset
-            && own_first[at].is_none()
-        {
-            own_first[at] = Some(v);
-        }
-    }
-    for (i, ((span, tracked), own)) in spans.iter().zip(elements).zip(own_first).enumerate() {
-        let bytes = span.slice(frame);
-        // The element's own first violation, shifted to the element; or the batch's first
-        // violation, as a -32600 for this element.
-        let cause = match own {
-            Some(v) => Violation::new(v.rule, v.offset - span.start(), v.message.clone()),
-            None => Violation::new(
-                Rule::Core(ErrorKind::Batch),
-                0,
-                format!(
-                    "batch rejected ({} at byte {}: {}); element {i} was not forwarded",
-                    first.rule.name(),
-                    first.offset,
-                    first.message
-                ),
-            ),
-        };
-        let Ok(el) = parser.parse(bytes) else {
-            // Not JSON (or over a limit): as an unparseable frame.
-            let id = parser
-                .recover_id(bytes)
-                .and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
-            let request_like = parser.recover_request_id(bytes).is_some();
-            let answer = answer_invalid(session, dir, request_like, id, &cause, || {
-                error_reply_for_frame_with(parser, bytes, &cause).for_revision(rev)
-            });
-            answer.collect(&mut bodies, &mut to_receiver);
-            continue;
-        };
-        match (el.shape(), tracked) {
-            (Shape::Request, t) => {
-                if *t == Tracked::Request
-                    && let Some(id) = el.id_raw()
-                {
-                    session.settle_request(dir, id.as_bytes());
-                }
-                bodies.push(error_reply(Some(&el), &cause).for_revision(rev).body);
-            }
-            (Shape::Notification, _) => {}
-            (Shape::Result | Shape::Error, Tracked::Answered { .. } | Tracked::NotJudged) => {
-                if let Some(id) = el.id_raw() {
-                    to_receiver.push(replacement_reply(id, &cause).body);
-                }
-            }
-            (Shape::Result | Shape::Error, _) => {}
-            // Not a valid message (or a nested batch): as a single invalid frame (JSON-RPC
-            // 2.0 §6: a client's `[1]` is answered with `"id": null`).
-            _ => {
-                let request_like = el.method_span().is_some();
-                let answer =
-                    answer_invalid(session, dir, request_like, el.id_raw(), &cause, || {
-                        error_reply(Some(&el), &cause).for_revision(rev)
-                    });
-                answer.collect(&mut bodies, &mut to_receiver);
-            }
-        }
-    }
-    let reply = (!bodies.is_empty()).then(|| {
-        let mut array = vec![b'['];
-        for (i, b) in bodies.iter().enumerate() {
-            if i > 0 {
-                array.push(b',');
-            }
-            array.extend_from_slice(b);
-        }
-        array.push(b']');
-        array
-    });
-    Action::Batch {
-        reply,
-        http_status: whole.http_status,
-        to_receiver,
     }
 }
 
