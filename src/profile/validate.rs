@@ -219,7 +219,8 @@ fn declares_tasks(m: &Msg<'_>) -> bool {
 
 /// Checks a batch and its elements; returns each element's [`Tracked`] outcome, in order
 /// ([`Tracked::Untracked`] for every element when the batch is not allowed, and for an
-/// element that is not JSON or is itself a batch).
+/// element that is not JSON, is itself a batch or is an `initialize` request); none for a
+/// batch over [`MAX_BATCH_ELEMENTS`](super::MAX_BATCH_ELEMENTS).
 fn check_batch(
     v: &mut Validator,
     m: &Msg<'_>,
@@ -266,36 +267,35 @@ fn check_batch(
     }
     let mut outcomes = Vec::with_capacity(n);
     for el in m.env.batch_elements().into_iter().flatten() {
-        outcomes.push(Tracked::Untracked);
-        let bytes = el.slice(m.frame);
-        match crate::envelope::parse(bytes) {
-            Err(e) => out.push(Violation::from_error(&e.shifted(el.start()))),
-            Ok(env) => {
-                // Refused, not checked or tracked: a nested batch, and `initialize` ([B-0326]
-                // "The initialize request MUST NOT be part of a JSON-RPC batch"; a legacy
-                // `initialize` would also reset the tracker).
-                let initialize = env.shape() == Shape::Request
-                    && env.method().is_some_and(|m| m.decode() == "initialize");
-                let refused = match env.shape() {
-                    Shape::Batch => Some("nested batch"),
-                    _ if initialize => Some("initialize must not be part of a JSON-RPC batch"),
-                    _ => None,
-                };
-                if let Some(why) = refused {
-                    push(out, Rule::Core(ErrorKind::Batch), el.start(), why);
-                    continue;
-                }
-                let inner = Msg::from_envelope(&env);
-                let mut sub = Vec::new();
-                let t = tracked.as_mut().map(|(t, d)| (&mut **t, *d));
-                if let Some(last) = outcomes.last_mut() {
-                    *last = check(v, &inner, t, &mut sub);
-                }
-                for mut s in sub {
-                    s.offset += el.start();
-                    out.push(s);
-                }
+        let env = match crate::envelope::parse(el.slice(m.frame)) {
+            Ok(env) => env,
+            Err(e) => {
+                out.push(Violation::from_error(&e.shifted(el.start())));
+                outcomes.push(Tracked::Untracked);
+                continue;
             }
+        };
+        // Refused, not checked or tracked: a nested batch, and `initialize` ([B-0326] "The
+        // initialize request MUST NOT be part of a JSON-RPC batch"; a legacy `initialize`
+        // would also reset the tracker).
+        let initialize = env.shape() == Shape::Request
+            && env.method().is_some_and(|m| m.decode() == "initialize");
+        let refused = match env.shape() {
+            Shape::Batch => Some("nested batch"),
+            _ if initialize => Some("initialize must not be part of a JSON-RPC batch"),
+            _ => None,
+        };
+        if let Some(why) = refused {
+            push(out, Rule::Core(ErrorKind::Batch), el.start(), why);
+            outcomes.push(Tracked::Untracked);
+            continue;
+        }
+        let mut sub = Vec::new();
+        let t = tracked.as_mut().map(|(t, d)| (&mut **t, *d));
+        outcomes.push(check(v, &Msg::from_envelope(&env), t, &mut sub));
+        for mut s in sub {
+            s.offset += el.start();
+            out.push(s);
         }
     }
     if v.profile == Profile::Auto && v.era == Era::Modern {
