@@ -113,7 +113,6 @@ fn forwards_both_directions_byte_exact() {
     if !python() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
     // Odd but valid bytes: spaces, escapes (also in the id), key order, a CRLF line, UTF-8.
     let input = format!(
         "{INIT}\n{}\r\n{}\n",
@@ -126,23 +125,9 @@ fn forwards_both_directions_byte_exact() {
         r#"{ "result" : { "z" : "\u00e9\n" } , "id":ID,   "jsonrpc":"2.0"}"#,
         "\n"
     );
-    let script_path = file(&dir, "script", script.as_bytes());
-    let record = dir.path().join("record");
-    let out = proxy(
-        &["--profile", "legacy"],
-        &[
-            "--script",
-            script_path.to_str().unwrap(),
-            "--record",
-            record.to_str().unwrap(),
-        ],
-    )
-    .write_stdin(input.clone())
-    .output()
-    .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let (out, record) = recorded(&["--profile", "legacy"], script.as_bytes(), input.clone());
     // The server got exactly the client's bytes, CRLF included.
-    assert_eq!(std::fs::read(&record).unwrap(), input.as_bytes());
+    assert_eq!(record, input);
     // The client got exactly the server's bytes (ids substituted by the fake server).
     let expected = script.replacen("ID", "1", 1).replacen("ID", "\"ab\"", 1);
     assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
@@ -161,7 +146,6 @@ fn rejected_client_messages_are_answered_or_dropped_never_forwarded() {
     if !python() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
     let good = modern(2, "tools/list");
     // No _meta: -32602 under 2026-07-28.
     let no_meta = r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#;
@@ -171,29 +155,12 @@ fn rejected_client_messages_are_answered_or_dropped_never_forwarded() {
     let good_note =
         r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
     let input = format!("{good}\n{no_meta}\n{not_json}\n{bad_note}\n{good_note}\n");
-    let script = file(
-        &dir,
-        "script",
-        br#"{"jsonrpc":"2.0","id":ID,"result":{"resultType":"complete","tools":[]}}"#,
-    );
-    let record = dir.path().join("record");
-    let out = proxy(
+    let (out, record) = recorded(
         &["--profile", "2026-07-28"],
-        &[
-            "--script",
-            script.to_str().unwrap(),
-            "--record",
-            record.to_str().unwrap(),
-        ],
-    )
-    .write_stdin(input)
-    .output()
-    .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    assert_eq!(
-        String::from_utf8(std::fs::read(&record).unwrap()).unwrap(),
-        format!("{good}\n{good_note}\n")
+        br#"{"jsonrpc":"2.0","id":ID,"result":{"resultType":"complete","tools":[]}}"#,
+        input,
     );
+    assert_eq!(record, format!("{good}\n{good_note}\n"));
     let replies = lines(&out.stdout);
     let by_id = |id: Value| replies.iter().find(|r| r["id"] == id).cloned();
     assert_eq!(
@@ -550,27 +517,19 @@ fn oversize_line_is_answered_and_the_stream_goes_on() {
     if !python() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let record = dir.path().join("record");
     let ping = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#; // 40 bytes
     let big = format!(
         r#"{{"jsonrpc":"2.0","id":3,"method":"ping","params":{{"x":"{}"}}}}"#,
         "a".repeat(64)
     );
     let limit = ping.len().to_string();
-    let out = proxy(
+    let (out, record) = recorded(
         &["--profile", "legacy", "--max-frame-bytes", &limit],
-        &["--record", record.to_str().unwrap()],
-    )
-    .write_stdin(format!("{big}\n{ping}\n"))
-    .output()
-    .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    // At the limit: forwarded; over it: answered -32600 without an id.
-    assert_eq!(
-        std::fs::read_to_string(&record).unwrap(),
-        format!("{ping}\n")
+        b"",
+        format!("{big}\n{ping}\n"),
     );
+    // At the limit: forwarded; over it: answered -32600 without an id.
+    assert_eq!(record, format!("{ping}\n"));
     let replies = lines(&out.stdout);
     assert!(
         replies
@@ -595,18 +554,9 @@ fn monitor_forwards_everything_and_logs() {
     if !python() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let record = dir.path().join("record");
     let input = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}\nnot json\n";
-    let out = proxy(
-        &["--profile", "2026-07-28", "--monitor"],
-        &["--record", record.to_str().unwrap()],
-    )
-    .write_stdin(input)
-    .output()
-    .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(std::fs::read_to_string(&record).unwrap(), input);
+    let (out, record) = recorded(&["--profile", "2026-07-28", "--monitor"], b"", input.into());
+    assert_eq!(record, input);
     let recs = records(&out.stderr);
     let v = violations(&recs);
     assert!(!v.is_empty());
@@ -622,8 +572,6 @@ fn monitor_forwards_oversize_lines_byte_exact() {
     if !python() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let record = dir.path().join("record");
     let big = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{{\"name\":\"{}\"}}}}\r\n",
         "x".repeat(300)
@@ -635,15 +583,12 @@ fn monitor_forwards_oversize_lines_byte_exact() {
         "not json\n",
     ]
     .concat();
-    let out = proxy(
+    let (out, record) = recorded(
         &["--monitor", "--max-frame-bytes", "200"],
-        &["--record", record.to_str().unwrap()],
-    )
-    .write_stdin(input.clone())
-    .output()
-    .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(std::fs::read_to_string(&record).unwrap(), input);
+        b"",
+        input.clone(),
+    );
+    assert_eq!(record, input);
     // The server answered 3, 5 and 4 (it reads duplicates as the last value).
     let replies = lines(&out.stdout);
     assert_eq!(replies.len(), 3, "{replies:?}");
