@@ -208,13 +208,14 @@ pub(crate) fn check_msg(
     out: &mut Vec<Violation>,
 ) {
     let pv_header = find(headers, "mcp-protocol-version", same_trimmed);
+    // Two different values: the era is the later of the two (modern when either is).
+    let hv = match pv_header {
+        Ok(v) => v.map(trim),
+        Err((a, b)) => Some(trim(a).max(trim(b))),
+    };
     if m.shape == Shape::Batch {
         // The header exists from 2025-06-18 on, which has no batches (hostile trial: a batch
         // POST with `MCP-Protocol-Version: 2025-06-18`, or 2026-07-28, was forwarded).
-        let hv = match pv_header {
-            Ok(v) => v.map(trim),
-            Err((a, b)) => Some(trim(a).max(trim(b))),
-        };
         if let Some(h) = hv.filter(|h| *h >= NO_BATCHES) {
             push(
                 out,
@@ -229,11 +230,6 @@ pub(crate) fn check_msg(
         return;
     }
     let request = m.shape == Shape::Request;
-    // Two different values: the era is modern when either is.
-    let hv = match pv_header {
-        Ok(v) => v.map(trim),
-        Err((a, b)) => Some(trim(a).max(trim(b))),
-    };
     let pv_span = m.meta_get(meta::PROTOCOL_VERSION);
     let body_pv = pv_span.and_then(|s| m.str_at(s));
     let modern = hv.is_some_and(|v| v >= MODERN) || body_pv.as_deref().is_some_and(|v| v >= MODERN);

@@ -117,6 +117,22 @@ impl<'f> Msg<'f> {
         }
     }
 
+    /// The tracker key of `raw` when it is exactly one string or integer id token (as
+    /// [`Envelope::id_raw`] or [`crate::recover_id`] give it): read through the same parse
+    /// as a well-formed response's id; `None` for anything else (`null`, a float, text
+    /// that closes the id and adds members, not JSON).
+    pub(crate) fn token_id_key(raw: &[u8]) -> Option<String> {
+        let mut frame = Vec::with_capacity(raw.len() + 40);
+        frame.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+        frame.extend_from_slice(raw);
+        frame.extend_from_slice(br#","result":{}}"#);
+        let env = crate::parse(&frame).ok()?;
+        if env.id_raw().map(str::as_bytes) != Some(raw) {
+            return None;
+        }
+        Msg::from_envelope(&env).id_key()
+    }
+
     /// `_meta[key]` value span.
     pub(crate) fn meta_get(&self, key: &str) -> Option<Span> {
         get(self.frame, self.meta?, key)

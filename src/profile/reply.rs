@@ -151,21 +151,8 @@ pub fn error_reply_for_frame_with(
 /// body invalid JSON) gives a reply without an id.
 pub fn replacement_reply(raw_id: &str, v: &Violation) -> ErrorReply {
     let message = format!("response rejected ({}: {})", v.rule.name(), v.message);
-    let id = is_id_token(raw_id).then_some(raw_id);
+    let id = Msg::token_id_key(raw_id.as_bytes()).map(|_| raw_id);
     write_body(id, INTERNAL_ERROR, &message, None, 500)
-}
-
-/// True when `raw` is exactly one string or integer id token: it reads back as the id of a
-/// response built around it (nothing more, nothing less).
-fn is_id_token(raw: &str) -> bool {
-    let mut frame = String::with_capacity(raw.len() + 40);
-    frame.push_str(r#"{"jsonrpc":"2.0","id":"#);
-    frame.push_str(raw);
-    frame.push_str(r#","result":{}}"#);
-    crate::parse(frame.as_bytes()).is_ok_and(|env| {
-        env.id_raw() == Some(raw)
-            && matches!(env.id(), Some(crate::Id::Str(_) | crate::Id::Int { .. }))
-    })
 }
 
 /// Like [`error_reply`] with caller-supplied `data` (replaces any default data).
