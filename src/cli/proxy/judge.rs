@@ -410,13 +410,7 @@ impl Judge {
                 }
                 _ => Action::Drop,
             },
-            Shape::Batch if dir == Direction::ClientToServer => {
-                let r = error_reply(Some(env), first).for_revision(rev);
-                Action::Reply {
-                    body: r.body,
-                    http_status: r.http_status,
-                }
-            }
+            // (A batch always comes as `Tracked::Batch`, answered above.)
             Shape::Invalid => {
                 let request_like = env.method_span().is_some();
                 let can_replace = !self.http_replies;
