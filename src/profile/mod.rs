@@ -46,6 +46,7 @@ pub mod headers;
 mod meta;
 mod methods;
 mod msg;
+mod params;
 pub mod reply;
 pub mod rules;
 pub mod tracker;

@@ -176,6 +176,15 @@ rules! {
     /// `subscriptions/listen` result without it in `result._meta`.
     MissingSubscriptionId => "missing-subscription-id", INVALID_PARAMS,
         "§4.2, §9 ([SUB]; [TS] NotificationMetaObject, SubscriptionsListenResult)";
+    /// A request or notification of a known method without a member its `params` require
+    /// (`tools/call` without `name`, `notifications/progress` without `progress`, …; the
+    /// table is in `profile::params`). Every profile, with the revision's own table.
+    MissingParam => "missing-param", INVALID_PARAMS,
+        "§5.1, §5.3 ([TS] `…Params.required`; 2026 schema.json)";
+    /// A required `params` member of the wrong JSON type (`name` not a string, `level` not a
+    /// logging level, `requestId` neither a string nor an integer, …).
+    ParamType => "param-type", INVALID_PARAMS,
+        "§5.1, §5.3 ([TS] `…Params` member types; 2026 schema.json)";
     /// A JSON-RPC batch with more than [`MAX_BATCH_ELEMENTS`](super::MAX_BATCH_ELEMENTS)
     /// elements: rejected whole, its elements not checked (each answer would cost a gateway
     /// more than the element: `[1,1,…]` in 4 MiB is two million error replies).

@@ -201,7 +201,7 @@ fn rows() -> Vec<Row> {
             Rule::WrongDirection,
             V2025_11_25,
             ServerToClient,
-            r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#,
         ),
         r(
@@ -277,6 +277,20 @@ fn rows() -> Vec<Row> {
             ServerToClient,
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"m"}}"#,
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"m","Code":1}}"#,
+        ),
+        r(
+            Rule::MissingParam,
+            V2026_07_28,
+            ClientToServer,
+            &req("tools/call", r#""name":"greet","#),
+            &req("tools/call", r#""arguments":{},"#),
+        ),
+        r(
+            Rule::ParamType,
+            V2025_06_18,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":null}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"verbose","data":null}}"#,
         ),
         r(
             Rule::MissingSubscriptionId,
@@ -1427,5 +1441,250 @@ fn batches_after_a_2025_06_18_handshake_and_initialize_in_a_batch() {
     assert_eq!(
         t,
         Tracked::Batch(vec![Tracked::Untracked, Tracked::Request])
+    );
+}
+
+/// Required `params` members (`profile::params`): every method of both tables, missing and
+/// of the wrong type, duplicates behind escapes, offsets, and the revision differences.
+#[test]
+fn required_params_per_method_and_revision() {
+    use Direction::*;
+    fn rules_of(profile: Profile, dir: Direction, frame: &str) -> Vec<(Rule, usize)> {
+        let mut v = Validator::new(profile, dir);
+        judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .filter(|x| {
+                matches!(
+                    x.rule,
+                    Rule::MissingParam
+                        | Rule::ParamType
+                        | Rule::Core(crate::error::ErrorKind::DuplicateParamsKey)
+                )
+            })
+            .map(|x| (x.rule, x.offset))
+            .collect()
+    }
+    let legacy = |method: &str, params: &str| {
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{params}}}}}"#)
+    };
+    let note = |method: &str, params: &str| {
+        format!(r#"{{"jsonrpc":"2.0","method":"{method}","params":{{{params}}}}}"#)
+    };
+    // (profile, direction, message that passes, the same without one member, the same with
+    // that member of a wrong type)
+    let cases: Vec<(Profile, Direction, String, String, String)> = vec![
+        (
+            Profile::V2025_11_25,
+            ClientToServer,
+            legacy("tools/call", r#""name":"t""#),
+            legacy("tools/call", r#""arguments":{}"#),
+            legacy("tools/call", r#""name":7"#),
+        ),
+        (
+            Profile::V2026_07_28,
+            ClientToServer,
+            req("prompts/get", r#""name":"p","#),
+            req("prompts/get", ""),
+            req("prompts/get", r#""name":null,"#),
+        ),
+        (
+            Profile::V2024_11_05,
+            ClientToServer,
+            legacy("resources/read", r#""uri":"file:///a""#),
+            legacy("resources/read", r#""url":"file:///a""#),
+            legacy("resources/read", r#""uri":["file:///a"]"#),
+        ),
+        (
+            Profile::V2026_07_28,
+            ClientToServer,
+            req(
+                "completion/complete",
+                r#""ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"v"},"#,
+            ),
+            req(
+                "completion/complete",
+                r#""ref":{"type":"ref/prompt","name":"p"},"#,
+            ),
+            req(
+                "completion/complete",
+                r#""ref":"ref/prompt","argument":{"name":"a","value":"v"},"#,
+            ),
+        ),
+        (
+            Profile::V2025_03_26,
+            ClientToServer,
+            legacy(
+                "initialize",
+                r#""protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}"#,
+            ),
+            legacy(
+                "initialize",
+                r#""protocolVersion":"2025-03-26","capabilities":{}"#,
+            ),
+            legacy(
+                "initialize",
+                r#""protocolVersion":20250326,"capabilities":{},"clientInfo":{"name":"c","version":"1"}"#,
+            ),
+        ),
+        (
+            Profile::V2025_06_18,
+            ClientToServer,
+            legacy("resources/subscribe", r#""uri":"file:///a""#),
+            legacy("resources/subscribe", ""),
+            legacy("resources/subscribe", r#""uri":{}"#),
+        ),
+        (
+            Profile::V2025_06_18,
+            ClientToServer,
+            legacy("logging/setLevel", r#""level":"warning""#),
+            legacy("logging/setLevel", ""),
+            legacy("logging/setLevel", r#""level":"WARNING""#),
+        ),
+        (
+            Profile::V2025_06_18,
+            ServerToClient,
+            legacy("sampling/createMessage", r#""messages":[],"maxTokens":100"#),
+            legacy("sampling/createMessage", r#""messages":[]"#),
+            legacy(
+                "sampling/createMessage",
+                r#""messages":[],"maxTokens":"100""#,
+            ),
+        ),
+        (
+            Profile::V2025_06_18,
+            ServerToClient,
+            note(
+                "notifications/progress",
+                r#""progressToken":1.5,"progress":2.5"#,
+            ),
+            note("notifications/progress", r#""progressToken":"t""#),
+            note(
+                "notifications/progress",
+                r#""progressToken":true,"progress":1"#,
+            ),
+        ),
+        (
+            Profile::V2026_07_28,
+            ServerToClient,
+            note(
+                "notifications/progress",
+                r#""progressToken":"t","progress":0.5"#,
+            ),
+            note("notifications/progress", r#""progress":0.5"#),
+            note(
+                "notifications/progress",
+                r#""progressToken":1.5,"progress":0.5"#,
+            ),
+        ),
+        (
+            Profile::V2025_11_25,
+            ServerToClient,
+            note("notifications/resources/updated", r#""uri":"file:///a""#),
+            note("notifications/resources/updated", r#""title":"a""#),
+            note("notifications/resources/updated", r#""uri":1"#),
+        ),
+        (
+            Profile::V2026_07_28,
+            ClientToServer,
+            note("notifications/cancelled", r#""requestId":"r-1""#),
+            note("notifications/cancelled", r#""reason":"gone""#),
+            note("notifications/cancelled", r#""requestId":1e3"#),
+        ),
+        (
+            Profile::V2026_07_28,
+            ClientToServer,
+            req("subscriptions/listen", r#""notifications":{},"#),
+            req("subscriptions/listen", ""),
+            req("subscriptions/listen", r#""notifications":[],"#),
+        ),
+    ];
+    for (profile, dir, pass, missing, wrong) in &cases {
+        assert_eq!(rules_of(*profile, *dir, pass), [], "{profile:?} {pass}");
+        let params_at = missing.find(r#""params""#).unwrap() + r#""params":"#.len();
+        assert_eq!(
+            rules_of(*profile, *dir, missing),
+            [(Rule::MissingParam, params_at)],
+            "{profile:?} {missing}"
+        );
+        let got = rules_of(*profile, *dir, wrong);
+        assert_eq!(got.len(), 1, "{profile:?} {wrong}: {got:?}");
+        assert_eq!(got[0].0, Rule::ParamType, "{profile:?} {wrong}");
+        // At the value: the byte after the member's `":`.
+        assert!(
+            matches!(wrong.as_bytes()[got[0].1 - 1], b':'),
+            "{wrong}: offset {}",
+            got[0].1
+        );
+    }
+
+    // `notifications/message` needs `level` (a logging level) and `data` (any value).
+    let message = |p: &str| note("notifications/message", p);
+    for level in [
+        "debug",
+        "info",
+        "notice",
+        "warning",
+        "error",
+        "critical",
+        "alert",
+        "emergency",
+    ] {
+        let m = message(&format!(r#""level":"{level}","data":[1]"#));
+        assert_eq!(rules_of(Profile::Legacy, ServerToClient, &m), []);
+    }
+    let no_data = message(r#""level":"info""#);
+    assert_eq!(
+        rules_of(Profile::Legacy, ServerToClient, &no_data),
+        [(Rule::MissingParam, no_data.find('{').map(|_| 59).unwrap())]
+    );
+    assert_eq!(&no_data[59..60], "{");
+
+    // `params` absent: reported at the method.
+    let bare = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#;
+    assert_eq!(
+        rules_of(Profile::V2025_06_18, ClientToServer, bare),
+        [(Rule::MissingParam, bare.find("\"tools/call\"").unwrap())]
+    );
+    // Two members missing: two violations.
+    let none = note("notifications/progress", r#""total":1"#);
+    assert_eq!(
+        rules_of(Profile::V2025_06_18, ServerToClient, &none)
+            .iter()
+            .map(|r| r.0)
+            .collect::<Vec<_>>(),
+        [Rule::MissingParam, Rule::MissingParam]
+    );
+
+    // A checked member written twice, the second behind an escape: a strict backend rejects
+    // the message; reported at the second key's opening quote (the first copy is judged).
+    let twice = note(
+        "notifications/progress",
+        r#""progressToken":"t","progress":1,"pr\u006fgress":2"#,
+    );
+    assert_eq!(
+        rules_of(Profile::V2025_06_18, ServerToClient, &twice),
+        [(
+            Rule::Core(crate::error::ErrorKind::DuplicateParamsKey),
+            twice.find("\"pr\\u006fgress").unwrap()
+        )]
+    );
+    // An escaped key counts as the member.
+    let escaped = note(
+        "notifications/progress",
+        r#""progressT\u006fken":"t","progress":1"#,
+    );
+    assert_eq!(rules_of(Profile::V2025_06_18, ServerToClient, &escaped), []);
+
+    // Revision differences: `notifications/cancelled` needs `requestId` only in 2026-07-28
+    // (2025-11-25 made it optional for tasks); `initialize` is checked only in legacy
+    // revisions (it is a removed method in 2026-07-28, reported as such).
+    let cancel = note("notifications/cancelled", r#""reason":"gone""#);
+    assert_eq!(rules_of(Profile::V2025_11_25, ClientToServer, &cancel), []);
+    let init = req("initialize", "");
+    assert_eq!(rules_of(Profile::V2026_07_28, ClientToServer, &init), []);
+    // Methods without a table entry (and unknown ones) are not checked here.
+    assert_eq!(
+        rules_of(Profile::Legacy, ClientToServer, &legacy("some_method", "")),
+        []
     );
 }

@@ -3,6 +3,7 @@
 use super::meta;
 use super::methods::{self, Lookup};
 use super::msg::{self, Kind, Msg};
+use super::params;
 use super::tracker::{self, RequestId, Response, Tracker};
 use super::{Direction, Era, Profile, Revision, Rule, Tracked, Validator, Violation};
 use crate::envelope::Shape;
@@ -137,8 +138,14 @@ pub(crate) fn check(
     }
 
     match m.shape {
-        Shape::Request => check_request(v, m, rev, dir, out),
-        Shape::Notification => check_notification(v, m, rev, dir, out),
+        Shape::Request => {
+            check_request(v, m, rev, dir, out);
+            params::check(m, rev, out);
+        }
+        Shape::Notification => {
+            check_notification(v, m, rev, dir, out);
+            params::check(m, rev, out);
+        }
         Shape::Result => check_result(v, m, rev, dir, request.as_ref(), out),
         Shape::Error => check_error(m, rev, dir, out),
         _ => {}

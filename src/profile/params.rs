@@ -1,0 +1,206 @@
+//! Required `params` members per method (spec digest §5; 2026-07-28 `schema.json` `required`
+//! lists of the `…Params` definitions; the legacy TS schemas for the members every revision
+//! since 2024-11-05 requires).
+//!
+//! Off the envelope hot path: runs in the profile layer, over the `params` object the core
+//! already validated, one pass over its members per checked request or notification.
+
+use super::msg::{Kind, Msg};
+use super::{Revision, Rule, Violation};
+use crate::envelope::members;
+use crate::error::ErrorKind;
+
+/// What a required member must hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    /// A JSON string.
+    String,
+    /// A JSON object.
+    Object,
+    /// A JSON array.
+    Array,
+    /// Any JSON number.
+    Number,
+    /// A string or a plain integer (`RequestId`, 2026 `ProgressToken`).
+    StringOrInteger,
+    /// A string or any number (legacy `ProgressToken`: `string | number`).
+    StringOrNumber,
+    /// A `LoggingLevel`: one of the eight RFC 5424 severity names.
+    Level,
+    /// Any value (present is enough).
+    Any,
+}
+
+impl Want {
+    fn describe(self) -> &'static str {
+        match self {
+            Want::String => "a string",
+            Want::Object => "an object",
+            Want::Array => "an array",
+            Want::Number => "a number",
+            Want::StringOrInteger => "a string or an integer",
+            Want::StringOrNumber => "a string or a number",
+            Want::Level => "a logging level (\"debug\" … \"emergency\")",
+            Want::Any => "a value",
+        }
+    }
+}
+
+/// `LoggingLevel` ([TS] every revision; 2026 `schema.json` `LoggingLevel.enum`).
+const LEVELS: &[&str] = &[
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// Required members of methods whose requirement is the same in every revision since
+/// 2024-11-05 that has the method ([TS-1105] … [TS-1125]; 2026 `schema.json`).
+const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
+    ("tools/call", &[("name", Want::String)]),
+    ("prompts/get", &[("name", Want::String)]),
+    ("resources/read", &[("uri", Want::String)]),
+    (
+        "completion/complete",
+        &[("ref", Want::Object), ("argument", Want::Object)],
+    ),
+    (
+        "notifications/message",
+        &[("level", Want::Level), ("data", Want::Any)],
+    ),
+    ("notifications/resources/updated", &[("uri", Want::String)]),
+];
+
+/// Legacy-only methods and members (2024-11-05 … 2025-11-25 TS schemas).
+const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
+    (
+        "initialize",
+        &[
+            ("protocolVersion", Want::String),
+            ("capabilities", Want::Object),
+            ("clientInfo", Want::Object),
+        ],
+    ),
+    ("resources/subscribe", &[("uri", Want::String)]),
+    ("resources/unsubscribe", &[("uri", Want::String)]),
+    ("logging/setLevel", &[("level", Want::Level)]),
+    (
+        "notifications/progress",
+        &[
+            ("progressToken", Want::StringOrNumber),
+            ("progress", Want::Number),
+        ],
+    ),
+    (
+        "sampling/createMessage",
+        &[("messages", Want::Array), ("maxTokens", Want::Number)],
+    ),
+];
+
+/// 2026-07-28 only (`schema.json`: `ProgressToken` and `RequestId` are `string | integer`;
+/// `notifications/cancelled` `requestId` is required again; subscriptions are new).
+const V2026_ONLY: &[(&str, &[(&str, Want)])] = &[
+    (
+        "notifications/progress",
+        &[
+            ("progressToken", Want::StringOrInteger),
+            ("progress", Want::Number),
+        ],
+    ),
+    (
+        "notifications/cancelled",
+        &[("requestId", Want::StringOrInteger)],
+    ),
+    ("subscriptions/listen", &[("notifications", Want::Object)]),
+    (
+        "notifications/subscriptions/acknowledged",
+        &[("notifications", Want::Object)],
+    ),
+];
+
+/// The required members of `method` under `rev` (`None`: the legacy union, or an era not yet
+/// known), or `None` when the method has none that are checked here.
+fn required(rev: Option<Revision>, method: &str) -> Option<&'static [(&'static str, Want)]> {
+    let era: &[(&str, &[(&str, Want)])] = if rev == Some(Revision::V2026_07_28) {
+        V2026_ONLY
+    } else {
+        LEGACY_ONLY
+    };
+    EVERY_REVISION
+        .iter()
+        .chain(era)
+        .find(|(m, _)| *m == method)
+        .map(|(_, members)| *members)
+}
+
+/// Longest list of required members of one method above.
+const MAX_REQUIRED: usize = 3;
+
+/// Checks the required `params` members of a request or notification (`m.method` set) under
+/// `rev`: a missing member is [`Rule::MissingParam`] (at `params`, or at the method when
+/// `params` is absent), a member of the wrong JSON type [`Rule::ParamType`] (at its value),
+/// and a checked member written twice (keys compared after unescaping) the core's
+/// `duplicate-params-key` (at the second key's opening quote): a strict backend rejects the
+/// message, a lenient one keeps either copy. All are -32602 (Invalid params).
+pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>) {
+    let Some(method) = m.method.as_deref() else {
+        return;
+    };
+    let Some(wanted) = required(rev, method) else {
+        return;
+    };
+    debug_assert!(wanted.len() <= MAX_REQUIRED);
+    let mut found: [Option<crate::Span>; MAX_REQUIRED] = [None; MAX_REQUIRED];
+    if let Some(params) = m.params {
+        for member in members(m.frame, params) {
+            let Some(i) = wanted.iter().position(|(k, _)| *k == member.key) else {
+                continue;
+            };
+            if found[i].is_some() {
+                out.push(Violation::new(
+                    Rule::Core(ErrorKind::DuplicateParamsKey),
+                    member.key_span.start().saturating_sub(1),
+                    format!("params member {:?} appears twice", wanted[i].0),
+                ));
+            } else {
+                found[i] = Some(member.value);
+            }
+        }
+    }
+    let at = m.params.or(m.method_span).map_or(0, |s| s.start());
+    for (&(key, want), value) in wanted.iter().zip(found) {
+        let Some(v) = value else {
+            out.push(Violation::new(
+                Rule::MissingParam,
+                at,
+                format!("{method:?} params lack the required member {key:?}"),
+            ));
+            continue;
+        };
+        let kind = m.kind_at(v);
+        let ok = match want {
+            Want::String => kind == Some(Kind::String),
+            Want::Object => kind == Some(Kind::Object),
+            Want::Array => kind == Some(Kind::Array),
+            Want::Number => kind == Some(Kind::Number),
+            Want::StringOrInteger => kind == Some(Kind::String) || m.is_integer(v),
+            Want::StringOrNumber => matches!(kind, Some(Kind::String | Kind::Number)),
+            Want::Level => m.str_at(v).is_some_and(|l| LEVELS.contains(&l.as_ref())),
+            Want::Any => true,
+        };
+        if !ok {
+            out.push(Violation::new(
+                Rule::ParamType,
+                v.start(),
+                format!(
+                    "{method:?} params member {key:?} is not {}",
+                    want.describe()
+                ),
+            ));
+        }
+    }
+}
