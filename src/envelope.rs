@@ -11,7 +11,11 @@
 //! * Spans are byte ranges into the frame. Value spans cover the raw JSON value (strings
 //!   include their quotes).
 //!
-//! Accessors (all on `Envelope<'f>`, all O(1) unless noted):
+//! Accessors (all on `Envelope<'f>`): the span accessors are O(1); the typed accessors of
+//! strings (`jsonrpc`, `id`, `id_raw`, `method`, `error_message`, `result_type`, the
+//! `params_name`/`params_uri` text) re-read the token on each call, O(token length) (one
+//! 8-byte word pass to prove ASCII, a UTF-8 check otherwise), so a caller that reads one many
+//! times keeps the result; iterators are O(members):
 //!
 //! * spans, `-> Option<Span>`: `jsonrpc_span`, `id_span`, `method_span`, `params_span`,
 //!   `result_span`, `error_span`, `error_code_span`, `error_message_span`, `error_data_span`,
@@ -33,7 +37,10 @@
 //!   replies); `None` unless the frame is otherwise well-formed and has exactly one valid id.
 //! * free function `members(frame, object_span) -> Members<'f>`: iterate the depth-1 members
 //!   of any object value inside an already validated frame (`params.arguments`,
-//!   `result.ttlMs`, …).
+//!   `result.ttlMs`, …). It yields every member as written, a repeated key as often as it is
+//!   repeated: a gateway that applies policy to a member must check that its key is not
+//!   repeated (a last-wins backend reads the last copy), or use `params_value`, which
+//!   rejects repeated keys.
 //! * `params_value(&self, scratch: &mut Vec<u8>) -> Result<Option<simd_json::BorrowedValue<'_>>,
 //!   Error>`: optional full decode of `params` through simd-json (`Ok(None)` without
 //!   `params`; `duplicate-params-key`, -32602, for a repeated key anywhere inside it).
@@ -1528,8 +1535,8 @@ impl<'f> Envelope<'f> {
     /// therefore disagree with such a backend; key policies on strings and integers.
     ///
     /// # Errors
-    /// * [`ErrorKind::DuplicateKey`] at the opening quote of the first repeated key inside
-    ///   `params` (any depth).
+    /// * [`ErrorKind::DuplicateParamsKey`] (-32602, Invalid params) at the opening quote of
+    ///   the first repeated key inside `params` (any depth).
     /// * [`ErrorKind::ValueDecode`] at the start of `params` when simd-json rejects a value
     ///   the walk accepted (its known differences: integers beyond `u64`/`i64` range, and
     ///   nesting deeper than simd-json's own depth limit, which a parser with a raised
@@ -1541,7 +1548,7 @@ impl<'f> Envelope<'f> {
         match self.spans.params.get() {
             Some(s) => {
                 if let Some(at) = first_repeated_key(self.frame, s) {
-                    return Err(Error::new(ErrorKind::DuplicateKey, at));
+                    return Err(Error::new(ErrorKind::DuplicateParamsKey, at));
                 }
                 decode_value(self.frame, s, scratch).map(Some)
             }
@@ -1682,6 +1689,12 @@ pub struct Members<'f> {
 /// already validated `frame` (e.g. `params.arguments`). Keys are decoded (borrowed when they
 /// have no escape); values are raw spans. A span that is not an object gives an empty
 /// iterator; malformed input ends the iteration early (never panics).
+///
+/// Every member is yielded as written: a key repeated in the object (the walk rejects repeats
+/// only in the envelope, `params`' inspected members and `_meta`) comes as often as it is
+/// written. A policy on a member must check that its key is not repeated, since a first-wins
+/// reader and a last-wins backend (serde_json's `Value`, Python, JavaScript) see different
+/// values; [`Envelope::params_value`] rejects any repeated key inside `params`.
 pub fn members(frame: &[u8], object_span: Span) -> Members<'_> {
     let ok = frame.get(object_span.start()) == Some(&b'{') && object_span.end() <= frame.len();
     Members {

@@ -167,7 +167,8 @@ error_kinds! {
     /// request, whose `_meta` is `params._meta`.
     DuplicateMetaKey => "duplicate-meta-key", INVALID_PARAMS, "duplicate _meta key";
     /// The same inspected member of `params` (`name`, `uri`, `_meta`) twice, compared after
-    /// unescaping (-32602 inside params, reliability.md §1.2 class 1).
+    /// unescaping (-32602 inside params, reliability.md §1.2 class 1); also any repeated key
+    /// inside `params` that `Envelope::params_value` or a profile rule reads.
     DuplicateParamsKey => "duplicate-params-key", INVALID_PARAMS, "duplicate params member";
     /// The root value is not an object (nor an array).
     NotAnObject => "not-an-object", INVALID_REQUEST, "message is not a JSON object";

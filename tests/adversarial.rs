@@ -555,12 +555,12 @@ fn compare_fields(env: &Envelope<'_>, v: &Value) -> Result<(), String> {
             }
         }
     }
-    // params_value: DuplicateKey iff some object inside params repeats a key
+    // params_value: DuplicateParamsKey iff some object inside params repeats a key
     if let Some(ps) = env.params_span() {
         let d = dup_keys(ps.slice(f)).ok_or("params span does not parse")?;
         let mut scratch = Vec::new();
         match env.params_value(&mut scratch) {
-            Err(e) if e.kind() == ErrorKind::DuplicateKey => {
+            Err(e) if e.kind() == ErrorKind::DuplicateParamsKey => {
                 if d.is_empty() {
                     return Err(format!("params_value: {e} but serde sees no repeated key"));
                 }

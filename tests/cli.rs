@@ -1393,3 +1393,37 @@ fn non_utf8_file_names_are_told_apart_in_jsonl() {
     assert_eq!(reps[0]["file_base64"], b64(&names[0]));
     assert_eq!(reps[1]["file_base64"], b64(&names[1]));
 }
+
+/// Hostile trial (session 12): an empty request body passed `check --transport http-body`
+/// with 0 frames (exit 0). A POST always carries a message and a server answers an empty one
+/// -32700; only a response (`202 Accepted`) may have no body.
+#[test]
+fn empty_request_body_is_an_empty_frame_and_an_empty_response_body_is_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let req = temp_file(&dir, "empty.request.json", b"");
+    let (code, recs, summary) = check_jsonl(&["--transport", "http-body"], &req);
+    assert_eq!(code, 1, "{recs:?}");
+    assert_eq!(recs.len(), 1);
+    assert_eq!(kinds(&recs[0]), ["empty"]);
+    assert_eq!(recs[0]["violations"][0]["code"], -32700);
+    assert_eq!(
+        (recs[0]["offset"].as_u64(), recs[0]["len"].as_u64()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(summary["frames"], 1);
+    // `--direction c2s` on any name does the same.
+    let any = temp_file(&dir, "body.json", b"");
+    let (code, recs, _) = check_jsonl(&["--transport", "http-body", "--direction", "c2s"], &any);
+    assert_eq!((code, kinds(&recs[0])), (1, vec!["empty".to_owned()]));
+    // A response body, or one of unknown direction, may be empty: no frame.
+    let resp = temp_file(&dir, "empty.response.json", b"");
+    for (f, extra) in [(&resp, None), (&any, None), (&any, Some("s2c"))] {
+        let mut args = vec!["--transport", "http-body"];
+        if let Some(d) = extra {
+            args.extend(["--direction", d]);
+        }
+        let (code, recs, summary) = check_jsonl(&args, f);
+        assert_eq!((code, recs.len()), (0, 0), "{f:?} {extra:?}");
+        assert_eq!(summary["frames"], 0);
+    }
+}

@@ -886,14 +886,19 @@ fn numbers_near_f64_max_are_out_of_range_when_serde_json_says_so() {
 
 /// Trial finding (session 3): `params_value` (simd-json) kept the first of two repeated
 /// keys inside `params.arguments` while serde_json keeps the last, so a gateway authorising
-/// on it could be smuggled past. A repeated key anywhere in `params` is now an error there.
+/// on it could be smuggled past. A repeated key anywhere in `params` is now an error there:
+/// `duplicate-params-key`, -32602, as the module docs say (hostile trial, session 12: it was
+/// `duplicate-key`, -32600, "duplicate envelope member").
 #[test]
 fn params_value_rejects_repeated_keys_at_any_depth() {
     let f = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":{"path":"/ok","path":"/etc/passwd"}}}"#;
     let e = ok(f); // the walk accepts it: `arguments` is not an inspected object
     let mut scratch = Vec::new();
     let err = e.params_value(&mut scratch).unwrap_err();
-    assert_eq!((err.kind(), err.offset()), (ErrorKind::DuplicateKey, 96));
+    assert_eq!(
+        (err.kind(), err.offset(), err.kind().code()),
+        (ErrorKind::DuplicateParamsKey, 96, -32602)
+    );
     assert_eq!(&f[96..102], br#""path""#);
     for (f, at) in [
         // Escaped spelling of the same key, deeper, inside an array.

@@ -248,6 +248,8 @@ pub struct FrameReader {
     data_lines: Vec<DataLineStart>,
     /// Bytes read so far (for the progress bar and the summary).
     pub bytes_read: u64,
+    /// A 0-byte HTTP body is a frame (rejected as `empty`) rather than no message.
+    empty_body_is_frame: bool,
 }
 
 enum Got {
@@ -287,7 +289,18 @@ impl FrameReader {
             joined: Vec::new(),
             data_lines: Vec::new(),
             bytes_read: 0,
+            empty_body_is_frame: false,
         }
+    }
+
+    /// With `--transport http-body`: makes a 0-byte body one frame (which the parser rejects
+    /// as `empty`, -32700) instead of no message. For request bodies (client to server): a
+    /// POST always carries a message, and a server answers an empty one -32700; only a
+    /// response may have no body (`202 Accepted`). Hostile trial (session 12): an empty
+    /// `*.request.json` passed with 0 frames.
+    pub fn empty_body_is_frame(mut self, yes: bool) -> Self {
+        self.empty_body_is_frame = yes;
+        self
     }
 
     /// Reads one more chunk (compacting the buffer first); returns false at end of input.
@@ -362,7 +375,9 @@ impl FrameReader {
                 let got = match d.status {
                     Status::Partial => None,
                     Status::Complete(Err(e)) => Some(Got::Error(e, None)),
-                    Status::Complete(Ok(fr)) if fr.is_empty() => Some(Got::Skip),
+                    Status::Complete(Ok(fr)) if fr.is_empty() && !self.empty_body_is_frame => {
+                        Some(Got::Skip)
+                    }
                     Status::Complete(Ok(fr)) => {
                         let o = Origin {
                             offset: base,

@@ -390,7 +390,8 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
         let mut validator = new_validator(args, direction);
         let streaming = matches!(src, Source::Stdin);
         let name_base64 = src.name_base64();
-        let mut frames = FrameReader::new(reader, c.transport, c.max_frame_bytes);
+        let mut frames = FrameReader::new(reader, c.transport, c.max_frame_bytes)
+            .empty_body_is_frame(direction == Direction::ClientToServer);
         let mut n = 0u64;
         let mut reported = 0u64;
         loop {

@@ -356,11 +356,7 @@ pub(crate) fn check_msg(
     let args = m.param("arguments");
     for p in params {
         let hname = format!("mcp-param-{}", p.header);
-        let value = args.and_then(|a| {
-            p.path
-                .iter()
-                .try_fold(a, |cur, key| msg::get(m.frame, cur, key))
-        });
+        let value = args.and_then(|a| p.path.iter().try_fold(a, |cur, key| m.member(cur, key)));
         let value = value.filter(|s| m.kind_at(*s) != Some(Kind::Null));
         // A value given twice with different values was reported above.
         let Ok(header) = param_headers.get(&hname) else {
@@ -411,6 +407,7 @@ pub(crate) fn check_msg(
             },
         }
     }
+    m.report_repeated(out);
 }
 
 fn param_matches(m: &Msg<'_>, s: Span, header: &str) -> bool {

@@ -623,6 +623,7 @@ impl Session {
                 }
             }
         }
+        m.report_repeated(out);
         tracked
     }
 }

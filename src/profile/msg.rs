@@ -4,9 +4,12 @@
 //! over the already validated frame. No second walk of the frame is made.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use crate::envelope::{Envelope, Id, JsonStr, Shape, Span, members};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
+
+use super::{Rule, Violation};
 
 /// The JSON type of a value, from its first byte (value spans are trimmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,8 +45,9 @@ pub(crate) fn string_at(frame: &[u8], span: Span) -> Option<Cow<'_, str>> {
     Some(JsonStr::from_raw(raw).decode())
 }
 
-/// The value span of member `key` of the object at `span` (first occurrence; the core
-/// rejects duplicate envelope and `_meta` keys).
+/// The value span of member `key` of the object at `span` (first occurrence). For reads of
+/// a message's members use [`Msg::member`], which also reports a repeated key; this one is
+/// for the core-checked objects (`_meta`) and for records that are not messages.
 pub(crate) fn get(frame: &[u8], span: Span, key: &str) -> Option<Span> {
     members(frame, span).find(|m| m.key == key).map(|m| m.value)
 }
@@ -66,6 +70,9 @@ pub(crate) struct Msg<'f> {
     /// First key of `params` / `result` / `error` equal to an inspected member only under
     /// case folding (raw key text).
     pub member_case_variant: Option<Span>,
+    /// Key spans of members the rules read (through [`Msg::member`]) that the object holds
+    /// more than once, and how many of them were already reported.
+    repeated: RefCell<(Vec<Span>, usize)>,
 }
 
 impl<'f> Msg<'f> {
@@ -92,7 +99,62 @@ impl<'f> Msg<'f> {
             meta,
             case_variant: env.case_variant_key(),
             member_case_variant: env.member_case_variant_key(),
+            repeated: RefCell::new((Vec::new(), 0)),
         }
+    }
+
+    /// The value span of the first member `key` (compared after unescaping) of the object at
+    /// `object`. A key written more than once is noted (the second key's span) for
+    /// [`Msg::report_repeated`]: a first-wins reader and a last-wins backend (serde_json's
+    /// `Value`, Python, JavaScript) read different values, so the message is rejected
+    /// whatever the rules make of the first copy (hostile trial: a repeated `params.taskId`
+    /// passed the `Mcp-Name` check with the first copy while the backend read the second).
+    /// The rules go on with the first copy, so the repeat is the only finding it causes.
+    pub(crate) fn member(&self, object: Span, key: &str) -> Option<Span> {
+        let mut found = None;
+        for mem in members(self.frame, object).filter(|mem| mem.key == key) {
+            if found.is_some() {
+                self.note_repeated(mem.key_span);
+                break;
+            }
+            found = Some(mem.value);
+        }
+        found
+    }
+
+    /// Notes a repeated key (its raw key span) that a rule read, once per span.
+    pub(crate) fn note_repeated(&self, key_span: Span) {
+        let mut r = self.repeated.borrow_mut();
+        if !r.0.contains(&key_span) {
+            r.0.push(key_span);
+        }
+    }
+
+    /// Pushes a violation for each repeated key noted since the last call: inside `params`
+    /// the core's `duplicate-params-key` (-32602), elsewhere `duplicate-key` (-32600), at the
+    /// repeated key's opening quote.
+    pub(crate) fn report_repeated(&self, out: &mut Vec<Violation>) {
+        let mut r = self.repeated.borrow_mut();
+        let (spans, done) = &mut *r;
+        for k in &spans[*done..] {
+            let in_params = self
+                .params
+                .is_some_and(|p| p.start() < k.start() && k.end() < p.end());
+            let kind = if in_params {
+                ErrorKind::DuplicateParamsKey
+            } else {
+                ErrorKind::DuplicateKey
+            };
+            out.push(Violation::new(
+                Rule::Core(kind),
+                k.start().saturating_sub(1),
+                format!(
+                    "member {:?} appears more than once (a backend may read either copy)",
+                    String::from_utf8_lossy(k.slice(self.frame))
+                ),
+            ));
+        }
+        *done = spans.len();
     }
 
     /// The raw id text when the id is a string or integer (echoable).
@@ -143,7 +205,7 @@ impl<'f> Msg<'f> {
         match key {
             "name" => self.env.params_name_span(),
             "uri" => self.env.params_uri_span(),
-            _ => get(self.frame, self.params?, key),
+            _ => self.member(self.params?, key),
         }
     }
 
@@ -151,7 +213,7 @@ impl<'f> Msg<'f> {
     pub(crate) fn result_member(&self, key: &str) -> Option<Span> {
         match key {
             "resultType" => self.env.result_type_span(),
-            _ => get(self.frame, self.result?, key),
+            _ => self.member(self.result?, key),
         }
     }
 

@@ -8,7 +8,6 @@
 use super::msg::{Kind, Msg};
 use super::{Revision, Rule, Violation};
 use crate::envelope::members;
-use crate::error::ErrorKind;
 
 /// What a required member must hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,11 +160,7 @@ pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>
                 continue;
             };
             if found[i].is_some() {
-                out.push(Violation::new(
-                    Rule::Core(ErrorKind::DuplicateParamsKey),
-                    member.key_span.start().saturating_sub(1),
-                    format!("params member {:?} appears twice", wanted[i].0),
-                ));
+                m.note_repeated(member.key_span);
             } else {
                 found[i] = Some(member.value);
             }

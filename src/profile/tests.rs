@@ -1688,3 +1688,135 @@ fn required_params_per_method_and_revision() {
         []
     );
 }
+
+/// Hostile trial (session 12), D1: members the rules read below depth 1 were taken first-wins,
+/// while serde_json's `Value`, Python and JavaScript keep the last copy. A repeated member a
+/// rule reads is now reported (`duplicate-params-key` inside `params`, `duplicate-key`
+/// elsewhere) and its value is not trusted. Exact inputs of the trial.
+#[test]
+fn repeated_members_the_rules_read_are_reported() {
+    const M26: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let dup = crate::error::ErrorKind::DuplicateParamsKey;
+    // a) `Mcp-Name` of `tasks/get` against a repeated `params.taskId`, plain and escaped.
+    for second in [r#""taskId""#, r#""t\u0061skId""#] {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{{{M26},"taskId":"mine",{second}:"victim"}}}}"#
+        );
+        let m = msg_of(body.as_bytes());
+        let h = [
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tasks/get"),
+            ("Mcp-Name", "mine"),
+        ];
+        let mut out = Vec::new();
+        headers::check_msg(&h, &m, &[], &mut out);
+        let at = body.rfind(second).unwrap();
+        assert!(
+            out.iter()
+                .any(|v| v.rule == Rule::Core(dup) && v.offset == at),
+            "{body}: {out:?}"
+        );
+    }
+    // b) `Mcp-Param-Region` against repeated argument keys, and two `arguments` objects.
+    let region = [ParamBinding {
+        header: "Region".into(),
+        path: vec!["region".into()],
+    }];
+    let h = [
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "w"),
+        ("Mcp-Param-Region", "us"),
+    ];
+    for args in [
+        r#""arguments":{"region":"us","region":"eu"}"#,
+        r#""arguments":{"region":"us"},"arguments":{"region":"eu"}"#,
+    ] {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{M26},"name":"w",{args}}}}}"#
+        );
+        let m = msg_of(body.as_bytes());
+        let mut out = Vec::new();
+        headers::check_msg(&h, &m, &region, &mut out);
+        assert!(
+            out.iter().any(|v| v.rule == Rule::Core(dup)),
+            "{body}: {out:?}"
+        );
+        // The unrepeated form passes.
+        let one = body
+            .replace(r#","region":"eu""#, "")
+            .replace(r#","arguments":{"region":"eu"}"#, "");
+        let m = msg_of(one.as_bytes());
+        let mut out = Vec::new();
+        headers::check_msg(&h, &m, &region, &mut out);
+        assert!(out.is_empty(), "{one}: {out:?}");
+    }
+    // c) Under `auto`, an `initialize` answer with `protocolVersion` twice (a last-wins
+    // client negotiated 2025-06-18, which has no batches) is reported.
+    let answer = br#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-03-26","protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+    let mut v = Validator::new(Profile::Auto, Direction::ServerToClient);
+    let got = judge(&mut v, None, answer);
+    assert_eq!(
+        got.iter().map(|x| (x.rule, x.offset)).collect::<Vec<_>>(),
+        [(Rule::Core(crate::error::ErrorKind::DuplicateKey), 65)]
+    );
+    assert_eq!(&answer[65..82], br#""protocolVersion""#);
+    // The same in a client `initialize`: -32602.
+    let init = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let mut v = Validator::new(Profile::Auto, Direction::ClientToServer);
+    let got = judge(&mut v, None, init);
+    assert_eq!(
+        got.iter().map(|x| x.rule).collect::<Vec<_>>(),
+        [Rule::Core(dup)],
+        "{got:?}"
+    );
+    // d) `inputRequests`: a repeated `method` inside one input request, and a repeated key.
+    for (result, at_key) in [
+        (
+            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","method":"tools/call","params":{}}}}"#,
+            r#""method":"tools/call""#,
+        ),
+        (
+            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{}},"a":{"method":"roots/list"}}}"#,
+            r#""a":{"method":"roots"#,
+        ),
+    ] {
+        let mut t = Tracker::new(16);
+        let mut c = Validator::new(Profile::V2026_07_28, Direction::ClientToServer);
+        let call = req("tools/call", r#""name":"t","#);
+        assert!(
+            judge(
+                &mut c,
+                Some((&mut t, Direction::ClientToServer)),
+                call.as_bytes()
+            )
+            .is_empty()
+        );
+        let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
+        let mut s = Validator::new(Profile::V2026_07_28, Direction::ServerToClient);
+        let got = judge(
+            &mut s,
+            Some((&mut t, Direction::ServerToClient)),
+            frame.as_bytes(),
+        );
+        assert_eq!(
+            got.iter().map(|x| (x.rule, x.offset)).collect::<Vec<_>>(),
+            [(
+                Rule::Core(crate::error::ErrorKind::DuplicateKey),
+                frame.find(at_key).unwrap()
+            )],
+            "{frame}"
+        );
+    }
+    // A member read by two rules (the required-params table and the tracker's
+    // `notifications/cancelled` `requestId`) is reported once.
+    let cancel = br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"requestId":2}}"#;
+    let mut t = Tracker::new(16);
+    let mut c = Validator::new(Profile::V2026_07_28, Direction::ClientToServer);
+    let got = judge(&mut c, Some((&mut t, Direction::ClientToServer)), cancel);
+    assert_eq!(
+        got.iter().map(|x| (x.rule, x.offset)).collect::<Vec<_>>(),
+        [(Rule::Core(dup), 76)]
+    );
+    assert_eq!(&cancel[76..87], br#""requestId""#);
+}

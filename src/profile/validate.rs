@@ -205,6 +205,7 @@ pub(crate) fn check(
             _ => {}
         }
     }
+    m.report_repeated(out);
     outcome
 }
 
@@ -219,8 +220,8 @@ struct Request {
 /// (`io.modelcontextprotocol/clientCapabilities.extensions["io.modelcontextprotocol/tasks"]`).
 fn declares_tasks(m: &Msg<'_>) -> bool {
     m.meta_get(meta::CLIENT_CAPABILITIES)
-        .and_then(|caps| msg::get(m.frame, caps, "extensions"))
-        .and_then(|ext| msg::get(m.frame, ext, meta::TASKS_EXTENSION))
+        .and_then(|caps| m.member(caps, "extensions"))
+        .and_then(|ext| m.member(ext, meta::TASKS_EXTENSION))
         .is_some()
 }
 
@@ -666,7 +667,14 @@ fn check_input_required(m: &Msg<'_>, rt_off: usize, out: &mut Vec<Violation>) {
         );
         return;
     }
+    let mut keys: std::collections::HashSet<std::borrow::Cow<'_, str>> = Default::default();
     for r in crate::envelope::members(m.frame, reqs) {
+        // Keys are unique (spec digest §3.1): a repeated one is reported like any repeated
+        // member a rule reads, and only its first copy is judged.
+        if !keys.insert(r.key.clone()) {
+            m.note_repeated(r.key_span);
+            continue;
+        }
         if m.kind_at(r.value) != Some(Kind::Object) {
             push(
                 out,
@@ -676,7 +684,7 @@ fn check_input_required(m: &Msg<'_>, rt_off: usize, out: &mut Vec<Violation>) {
             );
             continue;
         }
-        match msg::get(m.frame, r.value, "method").map(|s| (s, m.str_at(s))) {
+        match m.member(r.value, "method").map(|s| (s, m.str_at(s))) {
             Some((s, Some(meth))) => {
                 if !INPUT_REQUEST_METHODS.contains(&&*meth) {
                     push(
@@ -904,7 +912,7 @@ fn check_error_data(m: &Msg<'_>, code: i64, code_span: crate::Span, out: &mut Ve
         return;
     }
     let member = |key: &str, want: Kind, what: &str, out: &mut Vec<Violation>| {
-        match msg::get(m.frame, data, key) {
+        match m.member(data, key) {
             None => push(
                 out,
                 Rule::ErrorDataShape,
