@@ -1014,3 +1014,69 @@ async fn modern_header_on_a_legacy_body_is_a_header_mismatch() {
     assert_eq!(v["id"], 7);
     assert!(up.seen().is_empty(), "upstream was called");
 }
+
+/// Sends SIGTERM to the proxy and returns its records once it has exited (the summary last).
+#[cfg(unix)]
+fn terminate(mut proxy: ProxyProc) -> Vec<Value> {
+    let status = Command::new("kill")
+        .arg("-TERM")
+        .arg(proxy.child.id().to_string())
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let t0 = Instant::now();
+    loop {
+        if let Some(s) = proxy.child.try_wait().unwrap() {
+            assert_eq!(s.code(), Some(0));
+            break;
+        }
+        assert!(t0.elapsed() < LIMIT, "proxy did not exit on SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    proxy.records()
+}
+
+/// Regression: the elements of a legacy batch were missing from the summary's per-method
+/// counts (a batch has no `method` of its own). Each element's method is counted as for a
+/// single message: in the client's batch POSTs (forwarded or rejected) and in the server's
+/// batch response.
+#[cfg(unix)]
+#[tokio::test]
+async fn batch_elements_are_counted_by_method_in_the_summary() {
+    let server_batch = concat!(
+        r#"[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}},"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}]"#
+    );
+    let up = Upstream::start(json_route(server_batch)).await;
+    let proxy = ProxyProc::start(up.addr, &["--profile", "2025-03-26"]);
+    let h = [
+        ("Content-Type", "application/json"),
+        ("mcp-protocol-version", "2025-03-26"),
+    ];
+    let batch = concat!(
+        r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}]"#
+    );
+    let rejected = concat!(
+        r#"[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":[]},"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"},1]"#
+    );
+    for (body, status) in [(batch, 200), (rejected, 400)] {
+        let got = send(
+            proxy.addr,
+            &request("POST", "/mcp", &h, body.as_bytes(), false),
+        )
+        .await;
+        assert_eq!(got.status, status, "{body}: {:?}", proxy.violations());
+    }
+    let recs = terminate(proxy);
+    let s = recs.last().unwrap();
+    assert_eq!(s["event"], "summary", "{recs:?}");
+    assert_eq!(s["c2s"]["methods"]["tools/list"], 2, "{s}");
+    assert_eq!(s["c2s"]["methods"]["notifications/initialized"], 1, "{s}");
+    assert_eq!(s["c2s"]["methods"]["tools/call"], 1, "{s}");
+    assert_eq!(s["c2s"]["methods"].as_object().unwrap().len(), 3, "{s}");
+    assert_eq!(s["s2c"]["methods"]["notifications/message"], 1, "{s}");
+    assert_eq!(s["s2c"]["methods"].as_object().unwrap().len(), 1, "{s}");
+    assert_eq!(s["c2s"]["shapes"]["batch"], 2, "{s}");
+}

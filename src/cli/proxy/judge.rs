@@ -20,6 +20,9 @@
 //! body gets the reply without an id), and server-to-client frames are only observed
 //! ([`Judge::observe`]): the proxy streams them through unchanged and logs violations with
 //! action `forwarded`.
+//!
+//! The session summary counts requests and notifications by method, batch elements
+//! included (each element's method, as for a single message).
 
 use mcpwire::codec::FrameFault;
 use mcpwire::profile::{
@@ -294,16 +297,22 @@ impl Judge {
             let st = self.stats(dir);
             *st.shapes.entry(shape.name().to_owned()).or_default() += 1;
             if let Some(m) = &method {
-                // At most `MAX_METHODS` names per direction: peers choose method names, and a
-                // long-running proxy must not grow with each new one (re-trial finding: 400,000
-                // distinct names took 161 MB).
-                let fits = m.len() <= MAX_METHOD_LEN && st.methods.len() < MAX_METHODS;
-                let key = if fits || st.methods.contains_key(m) {
-                    m.clone()
-                } else {
-                    OTHER_METHODS.to_owned()
-                };
-                *st.methods.entry(key).or_default() += 1;
+                count_method(st, m);
+            }
+        }
+        if let Some(elements) = env.batch_elements() {
+            // Each element's method, as for a single message (regression: the elements of a
+            // batch were missing from the summary). An element that does not parse has none,
+            // like a frame that does not.
+            let parser = self.parser;
+            let frame = env.frame();
+            let st = self.stats(dir);
+            for span in elements {
+                if let Ok(el) = parser.parse(span.slice(frame))
+                    && let Some(m) = el.method()
+                {
+                    count_method(st, &m.decode());
+                }
             }
         }
         let mut out = std::mem::take(&mut self.scratch);
@@ -664,6 +673,19 @@ fn answer_invalid(
     }
 }
 
+/// Counts one request or notification of method `m` in `st` (at most [`MAX_METHODS`] names
+/// per direction: peers choose method names, and a long-running proxy must not grow with each
+/// new one; re-trial finding: 400,000 distinct names took 161 MB).
+fn count_method(st: &mut DirStats, m: &str) {
+    let fits = m.len() <= MAX_METHOD_LEN && st.methods.len() < MAX_METHODS;
+    let key = if fits || st.methods.contains_key(m) {
+        m.to_owned()
+    } else {
+        OTHER_METHODS.to_owned()
+    };
+    *st.methods.entry(key).or_default() += 1;
+}
+
 fn action_name(a: &Action) -> &'static str {
     match a {
         Action::Forward => "forwarded",
@@ -673,5 +695,38 @@ fn action_name(a: &Action) -> &'static str {
         Action::Batch { reply: Some(_), .. } => "replied",
         Action::Batch { to_receiver, .. } if !to_receiver.is_empty() => "replaced",
         Action::Batch { .. } => "dropped",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log written to a file that is removed afterwards (the records are not needed).
+    fn quiet_log() -> Log {
+        let dir = tempfile::tempdir().unwrap();
+        Log::open(Some(&dir.path().join("log.jsonl"))).unwrap()
+    }
+
+    fn judge_bytes(j: &mut Judge, s: &mut Session, dir: Direction, bytes: &[u8]) -> Action {
+        let parsed = mcpwire::Parser::new()
+            .parse(bytes)
+            .map_err(FrameFault::Envelope);
+        j.judge(s, dir, 0, bytes, parsed, None)
+    }
+
+    /// Each element of a batch is counted by its method, as a single message is.
+    #[test]
+    fn batch_elements_are_counted_by_method() {
+        let log = quiet_log();
+        let mut j = Judge::new(Profile::Legacy, 16, log, true);
+        let mut s = j.new_session();
+        let batch = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","method":7},1]"#;
+        judge_bytes(&mut j, &mut s, Direction::ClientToServer, batch);
+        let m = &j.log.stats.c2s.methods;
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert_eq!(m["ping"], 2);
+        assert_eq!(m["notifications/initialized"], 1);
+        assert_eq!(j.log.stats.c2s.shapes["batch"], 1);
     }
 }

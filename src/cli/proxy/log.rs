@@ -38,8 +38,9 @@ pub struct DirStats {
     pub dropped: u64,
     /// Frames by shape name.
     pub shapes: BTreeMap<String, u64>,
-    /// Requests and notifications by method (at most `MAX_METHODS` names of at most
-    /// `MAX_METHOD_LEN` bytes; the rest under `"(other methods)"`).
+    /// Requests and notifications by method, each element of a batch counted as one (at most
+    /// `MAX_METHODS` names of at most `MAX_METHOD_LEN` bytes; the rest under
+    /// `"(other methods)"`).
     pub methods: BTreeMap<String, u64>,
 }
 
