@@ -9,7 +9,8 @@
 //!   counts frames per direction from 1, `offset` is the stream offset of the frame (stdio) or
 //!   0 (HTTP bodies), `at` the byte offset of the violation inside the frame, and `action` one
 //!   of `replied` (error reply sent to the sender), `replaced` (a rejected response replaced by
-//!   an error response to its receiver), `dropped`, `forwarded` (`--monitor`).
+//!   an error response to its receiver; over HTTP the client is also sent its error reply),
+//!   `dropped`, `forwarded` (`--monitor`).
 //! * `{"event":"summary","c2s":{…},"s2c":{…},"violations":{KIND:N},"exit_status":INT|null}`.
 
 use std::collections::BTreeMap;
