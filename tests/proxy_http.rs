@@ -1014,3 +1014,177 @@ async fn modern_header_on_a_legacy_body_is_a_header_mismatch() {
     assert_eq!(v["id"], 7);
     assert!(up.seen().is_empty(), "upstream was called");
 }
+
+/// A server request (`ping`, id `srvB`) that the upstream sends on the SSE response to the
+/// client's [`LEGACY_LIST`], before that request's result.
+const SERVER_PING: &str = r#"{"jsonrpc":"2.0","id":"srvB","method":"ping"}"#;
+
+/// An upstream that answers [`LEGACY_LIST`] with an SSE stream holding [`SERVER_PING`] and then
+/// [`LEGACY_TOOLS`], and any other POST with `202 Accepted` (as for a client's response).
+fn server_request_route() -> Route {
+    Arc::new(|seen: &Seen| {
+        if seen.body == LEGACY_LIST.as_bytes() {
+            let mut sse = sse_event(SERVER_PING);
+            sse.extend(sse_event(LEGACY_TOOLS));
+            fixed("200 OK", "text/event-stream", &sse)
+        } else {
+            fixed("202 Accepted", "text/plain", b"")
+        }
+    })
+}
+
+/// Regression, the HTTP side of a hostile-trial finding (session 11): a client's malformed
+/// response to a server request in flight was answered 400 and the upstream got nothing, so
+/// the server's request waited forever (stdio already sent the server a -32603). The upstream now gets the -32603 error
+/// response with the request's id in place of the client's body (same session, its own
+/// `Content-Length`), and the client still gets its 400 error reply (without the server's
+/// id: it answers no request of the client's). The request is settled once: the same body
+/// again answers nothing in flight and reaches nothing upstream.
+#[tokio::test]
+async fn malformed_client_response_to_a_server_request_is_replaced_upstream() {
+    let cases: [(&str, &str, bool); 4] = [
+        // The stdio regression's input: a result that is not an object.
+        (
+            "legacy",
+            r#"{"jsonrpc":"2.0","id":"srvB","result":5}"#,
+            false,
+        ),
+        // Response-like, but no valid message (both `result` and `error`).
+        (
+            "legacy",
+            r#"{"jsonrpc":"2.0","id":"srvB","result":{},"error":{"code":1,"message":"x"}}"#,
+            true,
+        ),
+        // Rejected by the parser (a duplicate key): the id is still read.
+        (
+            "legacy",
+            r#"{"jsonrpc":"2.0","id":"srvB","result":{},"result":{}}"#,
+            true,
+        ),
+        // The stdio regression's batch input: a valid response in a batch 2025-06-18 refuses.
+        (
+            "2025-06-18",
+            r#"[{"jsonrpc":"2.0","id":"srvB","result":{}}]"#,
+            true,
+        ),
+    ];
+    for (profile, answer, once) in cases {
+        let up = Upstream::start(server_request_route()).await;
+        let proxy = ProxyProc::start(up.addr, &["--profile", profile]);
+        let got = legacy_post(proxy.addr, Some("S1"), LEGACY_LIST).await;
+        assert_eq!(got.status, 200, "{answer}");
+        assert!(find(&got.body, b"srvB").is_some(), "{answer}");
+        let got = legacy_post(proxy.addr, Some("S1"), answer).await;
+        // The client: told its message was rejected, as before.
+        assert_eq!(got.status, 400, "{answer}");
+        assert_eq!(got.header("content-type"), Some("application/json"));
+        let v = got.json();
+        assert!(v["error"]["code"].is_i64(), "{answer}: {v}");
+        assert_ne!(v["id"], "srvB", "{answer}: {v}");
+        // The upstream: the replacement, in the same session, instead of the client's body.
+        let seen = up.seen();
+        assert_eq!(seen.len(), 2, "{answer}: {seen:?}");
+        let r = &seen[1];
+        assert_eq!((r.method.as_str(), r.path.as_str()), ("POST", "/mcp"));
+        assert_eq!(r.header("mcp-session-id"), Some("S1"), "{answer}");
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        assert_eq!(
+            r.header("content-length"),
+            Some(r.body.len().to_string().as_str())
+        );
+        let sent: Value = serde_json::from_slice(&r.body).expect("one JSON object");
+        assert_eq!(sent["jsonrpc"], "2.0", "{answer}: {sent}");
+        assert_eq!(sent["id"], "srvB", "{answer}: {sent}");
+        assert_eq!(sent["error"]["code"], -32603, "{answer}: {sent}");
+        assert!(sent.get("result").is_none(), "{sent}");
+        // Logged as on stdio: `replaced`; a batch the client is answered for is logged
+        // `replied`, as any batch with a reply is.
+        let action = if answer.starts_with('[') {
+            "replied"
+        } else {
+            "replaced"
+        };
+        let viol = proxy.violations();
+        assert!(!viol.is_empty());
+        assert!(
+            viol.iter()
+                .all(|r| r["dir"] == "c2s" && r["action"] == action),
+            "{answer}: {viol:?}"
+        );
+        // Settled once: the same body again is only answered to the client. (Not for a
+        // well-formed response: over HTTP server requests may pass unseen on GET streams, so
+        // one whose id matches nothing in flight may still answer such a request, and is
+        // replaced again, as `Session::check` documents for `Tracked::NotJudged`.)
+        if once {
+            let got = legacy_post(proxy.addr, Some("S1"), answer).await;
+            assert_eq!(got.status, 400, "{answer}");
+            assert_eq!(up.seen().len(), 2, "{answer}: {:?}", up.seen());
+        }
+    }
+}
+
+/// Sends SIGTERM to the proxy and returns its records once it has exited (the summary last).
+#[cfg(unix)]
+fn terminate(mut proxy: ProxyProc) -> Vec<Value> {
+    let status = Command::new("kill")
+        .arg("-TERM")
+        .arg(proxy.child.id().to_string())
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let t0 = Instant::now();
+    loop {
+        if let Some(s) = proxy.child.try_wait().unwrap() {
+            assert_eq!(s.code(), Some(0));
+            break;
+        }
+        assert!(t0.elapsed() < LIMIT, "proxy did not exit on SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    proxy.records()
+}
+
+/// Regression: the elements of a legacy batch were missing from the summary's per-method
+/// counts (a batch has no `method` of its own). Each element's method is counted as for a
+/// single message: in the client's batch POSTs (forwarded or rejected) and in the server's
+/// batch response.
+#[cfg(unix)]
+#[tokio::test]
+async fn batch_elements_are_counted_by_method_in_the_summary() {
+    let server_batch = concat!(
+        r#"[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}},"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}]"#
+    );
+    let up = Upstream::start(json_route(server_batch)).await;
+    let proxy = ProxyProc::start(up.addr, &["--profile", "2025-03-26"]);
+    let h = [
+        ("Content-Type", "application/json"),
+        ("mcp-protocol-version", "2025-03-26"),
+    ];
+    let batch = concat!(
+        r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}]"#
+    );
+    let rejected = concat!(
+        r#"[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":[]},"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"},1]"#
+    );
+    for (body, status) in [(batch, 200), (rejected, 400)] {
+        let got = send(
+            proxy.addr,
+            &request("POST", "/mcp", &h, body.as_bytes(), false),
+        )
+        .await;
+        assert_eq!(got.status, status, "{body}: {:?}", proxy.violations());
+    }
+    let recs = terminate(proxy);
+    let s = recs.last().unwrap();
+    assert_eq!(s["event"], "summary", "{recs:?}");
+    assert_eq!(s["c2s"]["methods"]["tools/list"], 2, "{s}");
+    assert_eq!(s["c2s"]["methods"]["notifications/initialized"], 1, "{s}");
+    assert_eq!(s["c2s"]["methods"]["tools/call"], 1, "{s}");
+    assert_eq!(s["c2s"]["methods"].as_object().unwrap().len(), 3, "{s}");
+    assert_eq!(s["s2c"]["methods"]["notifications/message"], 1, "{s}");
+    assert_eq!(s["s2c"]["methods"].as_object().unwrap().len(), 1, "{s}");
+    assert_eq!(s["c2s"]["shapes"]["batch"], 2, "{s}");
+}

@@ -905,3 +905,42 @@ fn id_of_a_rejected_frame_is_read_under_the_raised_frame_limit() {
     assert_eq!(replies[0]["id"], "big");
     assert_eq!(replies[0]["error"]["code"], -32600);
 }
+
+/// Regression: the elements of a legacy batch were missing from the summary's per-method
+/// counts (a batch has no `method` of its own). Each element's method (requests and
+/// notifications) is counted as for a single message, in both directions, whether the batch
+/// was forwarded or rejected; an element that is no message (`1`) or whose `method` is no
+/// string counts under no method.
+#[test]
+fn batch_elements_are_counted_by_method_in_the_summary() {
+    if !python() {
+        return;
+    }
+    let stdin = concat!(
+        r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","method":"notifications/initialized"}]"#,
+        "\n",
+        r#"[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":[]},{"jsonrpc":"2.0","id":3,"method":"ping"},1]"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#,
+        "\n",
+    );
+    // The server answers the ping with a batch: a notification and the ping's result.
+    let out = scripted(
+        &["--profile", "2025-03-26"],
+        br#"[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}},{"jsonrpc":"2.0","method":5},{"jsonrpc":"2.0","id":ID,"result":{}}]"#,
+        stdin.to_owned(),
+    );
+    let recs = records(&out.stderr);
+    let s = summary(&recs);
+    let c2s = s["c2s"]["methods"].as_object().unwrap();
+    assert_eq!(c2s.len(), 4, "{s}");
+    assert_eq!(c2s["tools/list"], 1, "{s}");
+    assert_eq!(c2s["notifications/initialized"], 1, "{s}");
+    assert_eq!(c2s["tools/call"], 1, "{s}");
+    assert_eq!(c2s["ping"], 2, "{s}");
+    let s2c = s["s2c"]["methods"].as_object().unwrap();
+    assert_eq!(s2c.len(), 1, "{s}");
+    assert_eq!(s2c["notifications/message"], 1, "{s}");
+    assert_eq!(s["c2s"]["shapes"]["batch"], 2, "{s}");
+    assert_eq!(s["c2s"]["forwarded"], 2, "{s}");
+}

@@ -14,6 +14,15 @@
 //!   [`mcpwire::profile::error_reply`] for its first violation at that reply's HTTP status
 //!   (400 for -32700, -32600, -32602, -32020 …) and is never forwarded; an accepted body is
 //!   forwarded byte-exact.
+//! * A rejected body meant as the response to a server request in flight (a malformed
+//!   response, or a response-like invalid message whose id answers the request; also such an
+//!   element of a rejected legacy batch) is replaced as on stdio: the `-32603` error response
+//!   with that id ([`mcpwire::profile::replacement_reply`]) is POSTed upstream in place of the
+//!   body (the client's headers, `Mcp-Session-Id` included, with `Content-Length` rewritten;
+//!   one POST per replaced batch element), so the server's request does not wait forever.
+//!   The upstream's answer to that POST is awaited and discarded (a failure is logged as a
+//!   `note`); the client still gets its error reply as above, since its message was
+//!   rejected (the upstream's `202 Accepted` would tell it otherwise).
 //! * The upstream's response to such a POST streams back unchanged, chunk by chunk as it
 //!   arrives (nothing is held back to wait for a whole response). On the way it is framed
 //!   and validated as server-to-client traffic: `text/event-stream` bodies event by event
@@ -475,9 +484,10 @@ async fn handle(p: Arc<Proxy>, req: Request<Incoming>) -> Result<Response<ProxyB
 /// The response to a rejected POST body.
 fn reply(action: Action) -> Option<Response<ProxyBody>> {
     match action {
-        Action::Reply { body, http_status } => {
-            Some(own_response(http_status, "application/json", body))
-        }
+        Action::Reply { body, http_status }
+        | Action::ReplyAndReplace {
+            body, http_status, ..
+        } => Some(own_response(http_status, "application/json", body)),
         // Not produced under the HTTP policy (`Judge::http_replies`); a rejected frame is
         // still never forwarded.
         Action::Replace(body) => Some(own_response(400, "application/json", body)),
@@ -566,7 +576,7 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
         }
     }
     let bytes = buf.freeze();
-    let action = {
+    let mut action = {
         let pairs: Vec<(&str, std::borrow::Cow<'_, str>)> = parts
             .headers
             .iter()
@@ -584,10 +594,46 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
             Some(&pairs),
         )
     };
+    // Replacements for the server's requests in flight go upstream before the client is
+    // answered, so the client's answer comes after the upstream has its replacement.
+    let to_upstream = match action {
+        Action::ReplyAndReplace {
+            ref mut to_receiver,
+            ..
+        } => vec![std::mem::take(to_receiver)],
+        Action::Batch {
+            ref mut to_receiver,
+            ..
+        } => std::mem::take(to_receiver),
+        _ => Vec::new(),
+    };
+    for body in to_upstream {
+        replace_upstream(&p, &parts, body).await;
+    }
     if let Some(r) = reply(action) {
         return r;
     }
     forward(&p, parts, full(bytes), Some(session)).await
+}
+
+/// POSTs `body` (a `-32603` replacement response) upstream in place of a rejected client body
+/// whose request head was `parts`: the same method, path and headers (the session's
+/// `Mcp-Session-Id` among them), `Content-Length` rewritten. The upstream's answer is awaited
+/// but neither passed on nor validated (a 404 still drops the session's state, as for any
+/// request): the client is answered with its own error reply. A failure to reach the
+/// upstream is logged by [`forward`].
+async fn replace_upstream(p: &Arc<Proxy>, parts: &hyper::http::request::Parts, body: Vec<u8>) {
+    let mut req = Request::new(());
+    *req.method_mut() = parts.method.clone();
+    *req.uri_mut() = parts.uri.clone();
+    *req.version_mut() = parts.version;
+    *req.headers_mut() = parts.headers.clone();
+    let (mut head, ()) = req.into_parts();
+    head.headers.remove(header::TRANSFER_ENCODING);
+    head.headers
+        .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+    // The answer (a `202 Accepted` for a response) is dropped unread.
+    drop(forward(p, head, full(body), None).await);
 }
 
 /// Sends the request upstream and streams the response back; with `tap` (the request's

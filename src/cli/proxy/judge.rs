@@ -17,9 +17,15 @@
 //!
 //! On Streamable HTTP ([`Judge::http_replies`]) every rejected client-to-server POST body is
 //! answered with [`error_reply`] (the HTTP request needs an answer; a notification or response
-//! body gets the reply without an id), and server-to-client frames are only observed
+//! body gets the reply without an id). A rejected response body that the table above
+//! replaces is replaced there too: the `-32603` error response goes upstream in place of the
+//! client's body, and the client still gets its error reply ([`Action::ReplyAndReplace`]; for
+//! a batch, [`Action::Batch`] with a reply). Server-to-client frames are only observed
 //! ([`Judge::observe`]): the proxy streams them through unchanged and logs violations with
 //! action `forwarded`.
+//!
+//! The session summary counts requests and notifications by method, batch elements
+//! included (each element's method, as for a single message).
 
 use mcpwire::codec::FrameFault;
 use mcpwire::profile::{
@@ -57,14 +63,29 @@ pub enum Action {
     },
     /// Send `body` to the frame's receiver instead of the frame.
     Replace(Vec<u8>),
+    /// Streamable HTTP only ([`Judge::http_replies`]), for a rejected client POST body that
+    /// was meant as the response to a server request in flight: send `to_receiver` (the
+    /// `-32603` replacement, one JSON object) upstream in place of the body, and answer the
+    /// client's POST with `body` at `http_status` (its message was still rejected).
+    ReplyAndReplace {
+        /// The client's JSON-RPC error response bytes.
+        body: Vec<u8>,
+        /// HTTP status of the client's answer.
+        http_status: u16,
+        /// The error response for the upstream, one JSON object.
+        to_receiver: Vec<u8>,
+    },
     /// A rejected batch (2025-03-26, JSON-RPC 2.0 §6), answered element by element; nothing
     /// of it is forwarded. `reply`, when there is one, goes back to the sender: a JSON array
     /// (no line terminator) with one error response per request element (with its id) and per
     /// element that is no valid message (id as [`mcpwire::recover_id`] reads it, or none),
-    /// with `http_status` on HTTP. Each of `to_receiver` goes to the frame's receiver: the
-    /// `-32603` replacement for a response element that answered a request in flight.
+    /// with `http_status` on HTTP; on HTTP, when no element needs one but some go to the
+    /// receiver, the batch's single error reply (one JSON object) instead. Each of
+    /// `to_receiver` goes to the frame's receiver: the `-32603` replacement for a response
+    /// element that answered a request in flight.
     Batch {
-        /// The sender's JSON array of error responses, when some element needs one.
+        /// The sender's JSON array of error responses, when some element needs one (on
+        /// HTTP, see above, possibly the batch's single error reply).
         reply: Option<Vec<u8>>,
         /// HTTP status for Streamable HTTP.
         http_status: u16,
@@ -128,8 +149,9 @@ impl Judge {
         Session::new(self.profile, self.max_in_flight)
     }
 
-    /// Streamable HTTP policy: every rejected client-to-server frame gets an
-    /// [`Action::Reply`] (never [`Action::Drop`] or [`Action::Replace`]).
+    /// Streamable HTTP policy: every rejected client-to-server frame is answered to the
+    /// client: [`Action::Reply`], [`Action::ReplyAndReplace`] where stdio would replace it,
+    /// or [`Action::Batch`] with a reply (never [`Action::Drop`] or [`Action::Replace`]).
     pub fn http_replies(mut self) -> Self {
         self.http_replies = true;
         self
@@ -231,26 +253,16 @@ impl Judge {
             .and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
         let action = match violation {
             _ if self.monitor => Action::Forward,
-            // The HTTP request needs an answer, whatever the frame was meant as.
-            Some(v) if self.http_replies && dir == Direction::ClientToServer => {
-                let r = error_reply_for_frame_with(&parser, bytes, &v)
-                    .for_revision(session.revision(dir));
-                Action::Reply {
-                    body: r.body,
-                    http_status: r.http_status,
-                }
-            }
             // Echo the id when it can still be read and the frame was meant as a request
             // (e.g. one rejected only for a duplicate key), so its sender can match the
             // error; a response whose id answers a request in flight is replaced.
             Some(v) => {
                 let request_like = parser.recover_request_id(bytes).is_some();
                 let rev = session.revision(dir);
-                let can_replace = !self.http_replies;
-                answer_invalid(can_replace, session, dir, request_like, id, &v, || {
-                    error_reply_for_frame_with(&parser, bytes, &v).for_revision(rev)
-                })
-                .into_action()
+                let reply = || error_reply_for_frame_with(&parser, bytes, &v).for_revision(rev);
+                let action =
+                    answer_invalid(session, dir, request_like, id, &v, reply).into_action();
+                self.for_http(dir, action, reply)
             }
             None => Action::Drop,
         };
@@ -294,16 +306,22 @@ impl Judge {
             let st = self.stats(dir);
             *st.shapes.entry(shape.name().to_owned()).or_default() += 1;
             if let Some(m) = &method {
-                // At most `MAX_METHODS` names per direction: peers choose method names, and a
-                // long-running proxy must not grow with each new one (re-trial finding: 400,000
-                // distinct names took 161 MB).
-                let fits = m.len() <= MAX_METHOD_LEN && st.methods.len() < MAX_METHODS;
-                let key = if fits || st.methods.contains_key(m) {
-                    m.clone()
-                } else {
-                    OTHER_METHODS.to_owned()
-                };
-                *st.methods.entry(key).or_default() += 1;
+                count_method(st, m);
+            }
+        }
+        if let Some(elements) = env.batch_elements() {
+            // Each element's method, as for a single message (regression: the elements of a
+            // batch were missing from the summary). An element that does not parse has none,
+            // like a frame that does not.
+            let parser = self.parser;
+            let frame = env.frame();
+            let st = self.stats(dir);
+            for span in elements {
+                if let Ok(el) = parser.parse(span.slice(frame))
+                    && let Some(m) = el.method()
+                {
+                    count_method(st, &m.decode());
+                }
             }
         }
         let mut out = std::mem::take(&mut self.scratch);
@@ -359,32 +377,76 @@ impl Judge {
         out: &[Violation],
     ) -> Action {
         let first = &out[0];
-        let rev = session.revision(dir);
-        if let Tracked::Batch(elements) = tracked {
+        let mut rev = session.revision(dir);
+        let action = if let Tracked::Batch(elements) = tracked {
             // Only 2025-03-26 has batches, and it requires `id` on error responses (hostile
             // trial: under `auto` and `legacy` the replies to a batch had none).
-            let rev = rev.or(Some(Revision::V2025_03_26));
-            let action = self.reject_batch(session, dir, env, elements, out, rev);
-            // The HTTP request needs an answer: with no element to answer (only notifications
-            // and responses), the batch as a whole gets the single error reply.
-            return match action {
-                Action::Batch { reply: None, .. } if self.http_replies => {
-                    let r = error_reply(Some(env), first).for_revision(rev);
-                    Action::Reply {
-                        body: r.body,
-                        http_status: r.http_status,
-                    }
+            rev = rev.or(Some(Revision::V2025_03_26));
+            self.reject_batch(session, dir, env, elements, out, rev)
+        } else {
+            Self::reject_single(session, dir, env, tracked, first, rev)
+        };
+        self.for_http(dir, action, || {
+            error_reply(Some(env), first).for_revision(rev)
+        })
+    }
+
+    /// Under the HTTP policy, `action` (the stdio policy's verdict on a client's frame) made
+    /// into one that answers the client's POST: what would be dropped gets `reply()`, a
+    /// replacement goes upstream with `reply()` for the client ([`Action::ReplyAndReplace`]),
+    /// and a batch with replacements but no reply of its own gets `reply()` as its reply (a
+    /// batch with neither gets [`Action::Reply`]). Any other action, and every action for a
+    /// frame that is not a client's on HTTP, is returned as it is.
+    fn for_http(
+        &self,
+        dir: Direction,
+        action: Action,
+        reply: impl FnOnce() -> mcpwire::profile::ErrorReply,
+    ) -> Action {
+        if !self.http_replies || dir != Direction::ClientToServer {
+            return action;
+        }
+        match action {
+            Action::Replace(to_receiver) => {
+                let r = reply();
+                Action::ReplyAndReplace {
+                    body: r.body,
+                    http_status: r.http_status,
+                    to_receiver,
                 }
-                a => a,
-            };
+            }
+            Action::Batch {
+                reply: None,
+                to_receiver,
+                ..
+            } if !to_receiver.is_empty() => {
+                let r = reply();
+                Action::Batch {
+                    reply: Some(r.body),
+                    http_status: r.http_status,
+                    to_receiver,
+                }
+            }
+            Action::Drop | Action::Batch { reply: None, .. } => {
+                let r = reply();
+                Action::Reply {
+                    body: r.body,
+                    http_status: r.http_status,
+                }
+            }
+            a => a,
         }
-        if self.http_replies && dir == Direction::ClientToServer && env.shape() != Shape::Request {
-            let r = error_reply(Some(env), first).for_revision(rev);
-            return Action::Reply {
-                body: r.body,
-                http_status: r.http_status,
-            };
-        }
+    }
+
+    /// [`Judge::reject`] for a frame that is not a batch, under the stdio policy.
+    fn reject_single(
+        session: &mut Session,
+        dir: Direction,
+        env: &Envelope<'_>,
+        tracked: &Tracked,
+        first: &Violation,
+        rev: Option<Revision>,
+    ) -> Action {
         match env.shape() {
             Shape::Request => {
                 let r = error_reply(Some(env), first).for_revision(rev);
@@ -410,19 +472,12 @@ impl Judge {
                 }
                 _ => Action::Drop,
             },
-            // (A batch always comes as `Tracked::Batch`, answered above.)
+            // (A batch always comes as `Tracked::Batch`, answered in `reject`.)
             Shape::Invalid => {
                 let request_like = env.method_span().is_some();
-                let can_replace = !self.http_replies;
-                answer_invalid(
-                    can_replace,
-                    session,
-                    dir,
-                    request_like,
-                    env.id_raw(),
-                    first,
-                    || error_reply(Some(env), first).for_revision(rev),
-                )
+                answer_invalid(session, dir, request_like, env.id_raw(), first, || {
+                    error_reply(Some(env), first).for_revision(rev)
+                })
                 .into_action()
             }
             _ => Action::Drop,
@@ -445,8 +500,6 @@ impl Judge {
         rev: Option<mcpwire::profile::Revision>,
     ) -> Action {
         let parser = &self.parser;
-        // Over HTTP nothing can be sent to the receiver in place of a client's frame.
-        let can_replace = !self.http_replies;
         let first = &out[0];
         let whole = error_reply(Some(env), first).for_revision(rev);
         if elements.is_empty() {
@@ -497,10 +550,9 @@ impl Judge {
                     .recover_id(bytes)
                     .and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
                 let request_like = parser.recover_request_id(bytes).is_some();
-                let answer =
-                    answer_invalid(can_replace, session, dir, request_like, id, &cause, || {
-                        error_reply_for_frame_with(parser, bytes, &cause).for_revision(rev)
-                    });
+                let answer = answer_invalid(session, dir, request_like, id, &cause, || {
+                    error_reply_for_frame_with(parser, bytes, &cause).for_revision(rev)
+                });
                 answer.collect(&mut bodies, &mut to_receiver);
                 continue;
             };
@@ -515,7 +567,7 @@ impl Judge {
                 }
                 (Shape::Notification, _) => {}
                 (Shape::Result | Shape::Error, Tracked::Answered { .. } | Tracked::NotJudged) => {
-                    if can_replace && let Some(id) = el.id_raw() {
+                    if let Some(id) = el.id_raw() {
                         to_receiver.push(replacement_reply(id, &cause).body);
                     }
                 }
@@ -523,8 +575,7 @@ impl Judge {
                 // a request in flight, that request gets the -32603 instead of nothing (re-trial
                 // finding: `[{"id":"s1","result":{}}]` under 2025-06-18 left `s1` waiting).
                 (Shape::Result | Shape::Error, Tracked::Untracked) => {
-                    if can_replace
-                        && let Some(id) = el.id_raw()
+                    if let Some(id) = el.id_raw()
                         && session.settle_rejected_response(dir, id.as_bytes())
                     {
                         to_receiver.push(replacement_reply(id, &cause).body);
@@ -535,15 +586,10 @@ impl Judge {
                 // 2.0 §6: a client's `[1]` is answered with `"id": null`).
                 _ => {
                     let request_like = el.method_span().is_some();
-                    let answer = answer_invalid(
-                        can_replace,
-                        session,
-                        dir,
-                        request_like,
-                        el.id_raw(),
-                        &cause,
-                        || error_reply(Some(&el), &cause).for_revision(rev),
-                    );
+                    let answer =
+                        answer_invalid(session, dir, request_like, el.id_raw(), &cause, || {
+                            error_reply(Some(&el), &cause).for_revision(rev)
+                        });
                     answer.collect(&mut bodies, &mut to_receiver);
                 }
             }
@@ -575,6 +621,11 @@ impl Judge {
             Action::Forward => st.forwarded += 1,
             Action::Reply { .. } => st.replied += 1,
             Action::Replace(_) => st.replaced += 1,
+            // Both happened: the client got its error reply, the upstream the replacement.
+            Action::ReplyAndReplace { .. } => {
+                st.replied += 1;
+                st.replaced += 1;
+            }
             Action::Drop => st.dropped += 1,
             // A batch's reply and its replacements are counted apart (hostile trial: a batch
             // with both counted only the reply).
@@ -634,11 +685,9 @@ impl Answer {
 /// * otherwise the error reply to a client (JSON-RPC 2.0: an invalid message gets an error
 ///   without an id), nothing to a server.
 ///
-/// `can_replace` is false over HTTP, where nothing can be sent to the receiver in place of a
-/// client's POST body: the request in flight is then not settled, and the client gets the
-/// error reply.
+/// Over HTTP ([`Judge::for_http`]) a client also gets the error reply when its message is
+/// replaced.
 fn answer_invalid(
-    can_replace: bool,
     session: &mut Session,
     dir: Direction,
     request_like: bool,
@@ -651,7 +700,6 @@ fn answer_invalid(
         return Answer::Sender(reply());
     }
     if !request_like
-        && can_replace
         && let Some(id) = id
         && session.settle_rejected_response(dir, id.as_bytes())
     {
@@ -664,14 +712,109 @@ fn answer_invalid(
     }
 }
 
+/// Counts one request or notification of method `m` in `st` (at most [`MAX_METHODS`] names
+/// per direction: peers choose method names, and a long-running proxy must not grow with each
+/// new one; re-trial finding: 400,000 distinct names took 161 MB).
+fn count_method(st: &mut DirStats, m: &str) {
+    let fits = m.len() <= MAX_METHOD_LEN && st.methods.len() < MAX_METHODS;
+    let key = if fits || st.methods.contains_key(m) {
+        m.to_owned()
+    } else {
+        OTHER_METHODS.to_owned()
+    };
+    *st.methods.entry(key).or_default() += 1;
+}
+
 fn action_name(a: &Action) -> &'static str {
     match a {
         Action::Forward => "forwarded",
         Action::Reply { .. } => "replied",
-        Action::Replace(_) => "replaced",
+        // As on stdio for the same frame: the receiver got the replacement (that the sender
+        // also got a reply is what HTTP always does).
+        Action::Replace(_) | Action::ReplyAndReplace { .. } => "replaced",
         Action::Drop => "dropped",
         Action::Batch { reply: Some(_), .. } => "replied",
         Action::Batch { to_receiver, .. } if !to_receiver.is_empty() => "replaced",
         Action::Batch { .. } => "dropped",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log written to a file that is removed afterwards (the records are not needed).
+    fn quiet_log() -> Log {
+        let dir = tempfile::tempdir().unwrap();
+        Log::open(Some(&dir.path().join("log.jsonl"))).unwrap()
+    }
+
+    fn judge_bytes(j: &mut Judge, s: &mut Session, dir: Direction, bytes: &[u8]) -> Action {
+        let parsed = mcpwire::Parser::new()
+            .parse(bytes)
+            .map_err(FrameFault::Envelope);
+        j.judge(s, dir, 0, bytes, parsed, None)
+    }
+
+    /// The HTTP policy replaces a client's response-like invalid message whose id answers a
+    /// server request in flight (the upstream gets the -32603, the client its error reply),
+    /// settles that request once, and counts both the reply and the replacement.
+    #[test]
+    fn http_client_response_to_a_server_request_is_replied_and_replaced() {
+        let log = quiet_log();
+        let mut j = Judge::new(Profile::Legacy, 16, log, false).http_replies();
+        let mut s = j.new_session();
+        let ping = br#"{"jsonrpc":"2.0","id":"srvB","method":"ping"}"#;
+        j.observe(
+            &mut s,
+            Direction::ServerToClient,
+            0,
+            ping,
+            mcpwire::Parser::new()
+                .parse(ping)
+                .map_err(FrameFault::Envelope),
+        );
+        let bad = br#"{"jsonrpc":"2.0","id":"srvB","result":{},"error":{"code":1,"message":"x"}}"#;
+        let Action::ReplyAndReplace {
+            body,
+            http_status,
+            to_receiver,
+        } = judge_bytes(&mut j, &mut s, Direction::ClientToServer, bad)
+        else {
+            panic!("not replied and replaced");
+        };
+        assert_eq!(http_status, 400);
+        let reply = String::from_utf8(body).unwrap();
+        assert!(!reply.contains("srvB"), "{reply}");
+        let to = String::from_utf8(to_receiver).unwrap();
+        assert!(
+            to.contains(r#""id":"srvB""#) && to.contains("-32603"),
+            "{to}"
+        );
+        // Settled: the same message again answers nothing in flight.
+        assert!(matches!(
+            judge_bytes(&mut j, &mut s, Direction::ClientToServer, bad),
+            Action::Reply {
+                http_status: 400,
+                ..
+            }
+        ));
+        let st = &j.log.stats.c2s;
+        assert_eq!((st.rejected, st.replied, st.replaced), (2, 2, 1));
+    }
+
+    /// Each element of a batch is counted by its method, as a single message is.
+    #[test]
+    fn batch_elements_are_counted_by_method() {
+        let log = quiet_log();
+        let mut j = Judge::new(Profile::Legacy, 16, log, true);
+        let mut s = j.new_session();
+        let batch = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","method":7},1]"#;
+        judge_bytes(&mut j, &mut s, Direction::ClientToServer, batch);
+        let m = &j.log.stats.c2s.methods;
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert_eq!(m["ping"], 2);
+        assert_eq!(m["notifications/initialized"], 1);
+        assert_eq!(j.log.stats.c2s.shapes["batch"], 1);
     }
 }

@@ -9,7 +9,8 @@
 //!   counts frames per direction from 1, `offset` is the stream offset of the frame (stdio) or
 //!   0 (HTTP bodies), `at` the byte offset of the violation inside the frame, and `action` one
 //!   of `replied` (error reply sent to the sender), `replaced` (a rejected response replaced by
-//!   an error response to its receiver), `dropped`, `forwarded` (`--monitor`).
+//!   an error response to its receiver; over HTTP the client is also sent its error reply),
+//!   `dropped`, `forwarded` (`--monitor`).
 //! * `{"event":"summary","c2s":{…},"s2c":{…},"violations":{KIND:N},"exit_status":INT|null}`.
 
 use std::collections::BTreeMap;
@@ -38,8 +39,9 @@ pub struct DirStats {
     pub dropped: u64,
     /// Frames by shape name.
     pub shapes: BTreeMap<String, u64>,
-    /// Requests and notifications by method (at most `MAX_METHODS` names of at most
-    /// `MAX_METHOD_LEN` bytes; the rest under `"(other methods)"`).
+    /// Requests and notifications by method, each element of a batch counted as one (at most
+    /// `MAX_METHODS` names of at most `MAX_METHOD_LEN` bytes; the rest under
+    /// `"(other methods)"`).
     pub methods: BTreeMap<String, u64>,
 }
 

@@ -392,6 +392,13 @@ async fn pump<R: AsyncRead + Unpin>(
                     Ok(())
                 }
                 Action::Replace(body) => forward.send(Out::Line(body)).await,
+                // (Only under the HTTP policy; handled as its name says.)
+                Action::ReplyAndReplace {
+                    body, to_receiver, ..
+                } => {
+                    let _ = back.send(Out::Line(body)).await;
+                    forward.send(Out::Line(to_receiver)).await
+                }
                 Action::Batch {
                     reply, to_receiver, ..
                 } => {
