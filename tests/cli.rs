@@ -1427,3 +1427,63 @@ fn empty_request_body_is_an_empty_frame_and_an_empty_response_body_is_none() {
         assert_eq!(summary["frames"], 0);
     }
 }
+
+/// Hostile trial (session 12): `check` never ran the request-id tracker, so a legacy client
+/// reusing an id, or a batch with one id twice, passed. One sender's file is enough for
+/// those two findings; the peer's side is unseen, so each request counts as answered and
+/// responses to the peer's requests are not matched.
+#[test]
+fn check_tracks_one_senders_request_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let inited = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let legacy = format!("{init}\n{inited}\n{list}\n{list}\n");
+    let f = temp_file(&dir, "client-to-server.jsonl", legacy.as_bytes());
+    let (code, recs, _) = check_jsonl(&[], &f);
+    assert_eq!(code, 1);
+    let got: Vec<Vec<String>> = recs.iter().map(kinds).collect();
+    assert_eq!(
+        got,
+        [
+            vec![],
+            vec![],
+            vec!["reused-request-id".to_owned()],
+            vec!["reused-request-id".to_owned()],
+        ]
+    );
+    // A new `initialize` starts a new session: id 1 is free again.
+    let again = format!("{init}\n{list}\n{init}\n");
+    let f = temp_file(&dir, "a.client-to-server.jsonl", again.as_bytes());
+    let (_, recs, _) = check_jsonl(&[], &f);
+    assert_eq!(kinds(&recs[1]), ["reused-request-id"]);
+    assert_eq!(kinds(&recs[2]), Vec::<String>::new());
+    // A batch with one id twice (2025-03-26): the second is a duplicate in flight.
+    let batch = format!("[{list},{list}]\n");
+    let f = temp_file(&dir, "b.jsonl", batch.as_bytes());
+    let (code, recs, _) = check_jsonl(&["--profile", "2025-03-26", "--direction", "c2s"], &f);
+    assert_eq!(code, 1);
+    assert_eq!(kinds(&recs[0]), ["duplicate-request-id"]);
+    // Unknown direction (mixed traffic, stdin): no tracking.
+    let (code, _, _) = check_jsonl(&["--profile", "2025-03-26"], &f);
+    assert_eq!(code, 0);
+    // 2026-07-28 ids may be used again once answered: sequential reuse passes.
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let call = format!(r#"{{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{{{meta}}}}}"#);
+    let f = temp_file(
+        &dir,
+        "m.client-to-server.jsonl",
+        format!("{call}\n{call}\n").as_bytes(),
+    );
+    let (code, recs, _) = check_jsonl(&[], &f);
+    assert_eq!(code, 0, "{recs:?}");
+    // A server's file: its responses answer requests not in the file; never unknown ids.
+    let answers = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
+    let f = temp_file(
+        &dir,
+        "server-to-client.jsonl",
+        format!("{answers}\n{answers}\n").as_bytes(),
+    );
+    let (code, recs, _) = check_jsonl(&["--profile", "2025-03-26"], &f);
+    assert_eq!(code, 0, "{recs:?}");
+}

@@ -126,8 +126,8 @@ fn judge_record(
     line: &Frame<'_>,
     number: u64,
 ) -> Option<Record> {
-    if line.error.is_some() {
-        return Some(record::judge(opts.parser, validator, line, number));
+    if let Some(rec) = record::framing_error(line, number) {
+        return Some(rec);
     }
     let mut rec = record::empty(number, line.offset(), line.input_len);
     let mut header_found = Vec::new();

@@ -387,7 +387,7 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
             }
         };
         let direction = args.direction.direction_of(&name);
-        let mut validator = new_validator(args, direction);
+        let mut checker = record::Checker::new(new_validator(args, direction), direction);
         let streaming = matches!(src, Source::Stdin);
         let name_base64 = src.name_base64();
         let mut frames = FrameReader::new(reader, c.transport, c.max_frame_bytes)
@@ -405,7 +405,7 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
                 }
             };
             n += 1;
-            let mut rec: Record = record::judge(&parser, &mut validator, &frame, n);
+            let mut rec: Record = record::judge(&parser, &mut checker, &frame, n);
             if multi {
                 rec.file = Some(name.clone());
                 rec.file_base64 = name_base64.clone();

@@ -1,7 +1,7 @@
 //! One frame's verdict: the `--format jsonl` record of DESIGN.md's CLI contract.
 
 use mcpwire::error::ErrorKind;
-use mcpwire::profile::{Validator, Violation};
+use mcpwire::profile::{Direction, Session, Tracked, Validator, Violation};
 use mcpwire::{Envelope, Parser, Shape};
 use serde::Serialize;
 
@@ -112,22 +112,104 @@ pub fn push_violations(
     }
 }
 
-/// Parses one frame with the envelope layer, applies the profile rules of `validator` (which
-/// include the core findings) and builds its record.
-pub fn judge(parser: &Parser, validator: &mut Validator, frame: &Frame<'_>, number: u64) -> Record {
+/// How `check` judges the messages of one input.
+pub enum Checker {
+    /// The profile's rules, message by message (the era aside, nothing is remembered): an
+    /// input whose direction is unknown, which may hold both sides' requests.
+    Plain(Validator),
+    /// One sender's messages (`dir` known): the rules plus that sender's request ids. The
+    /// peer's side is unseen, so each request counts as answered once judged (after its
+    /// batch, for a batch's elements) and responses to the peer's requests are not matched.
+    /// What that finds: a request id repeated inside one batch (`duplicate-request-id`),
+    /// and under a legacy revision an id used again in the session (`reused-request-id`),
+    /// which one side's traffic is enough to show (hostile trial, session 12: `check` never
+    /// ran the tracker).
+    Sender {
+        /// The session (both validators; only `dir`'s is used).
+        session: Box<Session>,
+        /// The direction of every message of the input.
+        dir: Direction,
+    },
+}
+
+/// At most this many of one sender's requests are in flight at once in a [`Checker::Sender`]
+/// (a batch's elements; the limit of a batch is 1,024).
+const SENDER_IN_FLIGHT: usize = 4096;
+
+impl Checker {
+    /// The checker for an input flowing in `dir` under `validator`'s profile and options.
+    pub fn new(validator: Validator, dir: Direction) -> Self {
+        if dir == Direction::Unknown {
+            return Checker::Plain(validator);
+        }
+        let mut session = Session::new(validator.profile(), SENDER_IN_FLIGHT);
+        *session.validator_mut(dir) = validator;
+        session.tracker_mut().set_partial(dir.reverse());
+        Checker::Sender {
+            session: Box::new(session),
+            dir,
+        }
+    }
+
+    fn check(&mut self, env: &Envelope<'_>, out: &mut Vec<Violation>) {
+        let (session, dir) = match self {
+            Checker::Plain(v) => return v.check(env, out),
+            Checker::Sender { session, dir } => (session, *dir),
+        };
+        match session.check(dir, env, out) {
+            Tracked::Request => {
+                if let Some(id) = env.id_raw() {
+                    session.settle_request(dir, id.as_bytes());
+                }
+            }
+            Tracked::Batch(elements) => {
+                let settled = env.batch_elements().into_iter().flatten().zip(elements);
+                for (span, tracked) in settled {
+                    if tracked == Tracked::Request
+                        && let Ok(el) = mcpwire::parse(span.slice(env.frame()))
+                        && let Some(id) = el.id_raw()
+                    {
+                        session.settle_request(dir, id.as_bytes());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn check_parse_error(&mut self, e: &mcpwire::Error, out: &mut Vec<Violation>) {
+        match self {
+            Checker::Plain(v) => v.check_parse_error(e, out),
+            Checker::Sender { session, dir } => {
+                session.validator_mut(*dir).check_parse_error(e, out)
+            }
+        }
+    }
+}
+
+/// The record of a frame the framer rejected (oversize frame, unterminated line or event:
+/// the bytes were not parsed), or `None` for a frame to parse. Size limits answer -32600; a
+/// truncated stream cannot be answered, and is reported with -32700 (the bytes are not a
+/// complete JSON text).
+pub fn framing_error(frame: &Frame<'_>, number: u64) -> Option<Record> {
+    let e = frame.error?;
     let mut rec = empty(number, frame.offset(), frame.input_len);
-    if let Some(e) = frame.error {
-        // A framing-level error (oversize frame, unterminated line or event): the bytes were
-        // not parsed. Size limits answer -32600; a truncated stream cannot be answered, and is
-        // reported with -32700 (the bytes are not a complete JSON text).
-        let k = e.kind();
-        let code = k
-            .error_kind()
-            .map_or(ErrorKind::UnexpectedEnd.code(), ErrorKind::code);
-        rec.violations
-            .push(violation(frame, k.name(), code.into(), 0, k.message()));
+    let k = e.kind();
+    let code = k
+        .error_kind()
+        .map_or(ErrorKind::UnexpectedEnd.code(), ErrorKind::code);
+    rec.violations
+        .push(violation(frame, k.name(), code.into(), 0, k.message()));
+    Some(rec)
+}
+
+/// Parses one frame (the `number`th of its input) with the envelope layer, applies the
+/// profile rules through `checker` (which include the core findings) and builds its record.
+pub fn judge(parser: &Parser, checker: &mut Checker, frame: &Frame<'_>, number: u64) -> Record {
+    if let Some(rec) = framing_error(frame, number) {
         return rec;
     }
+    let mut rec = empty(number, frame.offset(), frame.input_len);
     let mut found = Vec::new();
     match parser.parse(frame.bytes) {
         Err(e) => {
@@ -137,11 +219,11 @@ pub fn judge(parser: &Parser, validator: &mut Validator, frame: &Frame<'_>, numb
                 .recover_id(frame.bytes)
                 .and_then(|s| std::str::from_utf8(s.slice(frame.bytes)).ok())
                 .map(str::to_owned);
-            validator.check_parse_error(&e, &mut found);
+            checker.check_parse_error(&e, &mut found);
         }
         Ok(env) => {
             describe(&mut rec, &env);
-            validator.check(&env, &mut found);
+            checker.check(&env, &mut found);
         }
     }
     push_violations(&mut rec, &found, |rel| (rel, frame.offset_at(rel)));
