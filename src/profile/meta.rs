@@ -93,6 +93,12 @@ pub(crate) const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 pub(crate) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// Client-capabilities key (request `params._meta`, 2026-07-28).
 pub(crate) const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// Log-level key (request `params._meta`, 2026-07-28; deprecated, SEP-2577).
+pub(crate) const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+/// `_meta` key of the sender's `Implementation` on requests (2026-07-28).
+pub(crate) const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// `_meta` key of the server's `Implementation` on results (2026-07-28).
+pub(crate) const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// Subscription id key (listen-stream notifications and the listen result, 2026-07-28).
 pub(crate) const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 

@@ -46,7 +46,7 @@ impl Want {
 }
 
 /// `LoggingLevel` ([TS] every revision; 2026 `schema.json` `LoggingLevel.enum`).
-const LEVELS: &[&str] = &[
+pub(super) const LEVELS: &[&str] = &[
     "debug",
     "info",
     "notice",

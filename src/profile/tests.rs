@@ -293,6 +293,13 @@ fn rows() -> Vec<Row> {
             r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"verbose","data":null}}"#,
         ),
         r(
+            Rule::CacheField,
+            V2026_07_28,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"private"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"ttlMs":-1,"cacheScope":"private"}}"#,
+        ),
+        r(
             Rule::MissingSubscriptionId,
             V2026_07_28,
             ServerToClient,
@@ -1819,4 +1826,128 @@ fn repeated_members_the_rules_read_are_reported() {
         [(Rule::Core(dup), 76)]
     );
     assert_eq!(&cancel[76..87], br#""requestId""#);
+}
+
+/// Hostile trial (session 12), D6: reserved `_meta` values and result fields that passed
+/// under 2026-07-28 whatever they held.
+#[test]
+fn reserved_meta_values_request_state_and_cache_fields() {
+    let rules = |dir: Direction, frame: &str| -> Vec<(Rule, usize)> {
+        let mut v = Validator::new(Profile::V2026_07_28, dir);
+        judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .map(|x| (x.rule, x.offset))
+            .collect()
+    };
+    let base = r#""io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}"#;
+    let with_meta = |extra: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{{base},{extra}}}}}}}"#
+        )
+    };
+    let c2s = Direction::ClientToServer;
+    // logLevel: one of the eight levels.
+    for (extra, ok) in [
+        (r#""io.modelcontextprotocol/logLevel":"debug""#, true),
+        (r#""io.modelcontextprotocol/logLevel":"emergency""#, true),
+        (r#""io.modelcontextprotocol/logLevel":"verbose""#, false),
+        (r#""io.modelcontextprotocol/logLevel":"Debug""#, false),
+        (r#""io.modelcontextprotocol/logLevel":3"#, false),
+        // clientInfo: an Implementation (string name and version; more members allowed).
+        (
+            r#""io.modelcontextprotocol/clientInfo":{"name":"c","version":"1","title":"C"}"#,
+            true,
+        ),
+        (
+            r#""io.modelcontextprotocol/clientInfo":{"name":"c"}"#,
+            false,
+        ),
+        (
+            r#""io.modelcontextprotocol/clientInfo":{"name":"c","version":1}"#,
+            false,
+        ),
+        (r#""io.modelcontextprotocol/clientInfo":"c 1.0""#, false),
+    ] {
+        let frame = with_meta(extra);
+        let got = rules(c2s, &frame);
+        if ok {
+            assert_eq!(got, [], "{frame}");
+        } else {
+            let value_at = frame.find(extra).unwrap() + extra.find(':').unwrap() + 1;
+            assert_eq!(got, [(Rule::ReservedMetaValue, value_at)], "{frame}");
+        }
+    }
+    // serverInfo on a result's `_meta`.
+    let s2c = Direction::ServerToClient;
+    let result = |meta: &str, rest: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete"{rest},"_meta":{{{meta}}}}}}}"#
+        )
+    };
+    let good = result(
+        r#""io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}"#,
+        "",
+    );
+    assert_eq!(rules(s2c, &good), []);
+    let bad = result(
+        r#""io.modelcontextprotocol/serverInfo":{"version":"1"}"#,
+        "",
+    );
+    assert_eq!(
+        rules(s2c, &bad).iter().map(|r| r.0).collect::<Vec<_>>(),
+        [Rule::ReservedMetaValue]
+    );
+    // requestState: a string.
+    let ir = |state: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","requestState":{state}}}}}"#
+        )
+    };
+    assert_eq!(rules(s2c, &ir(r#""opaque""#)), []);
+    let frame = ir("5");
+    assert_eq!(
+        rules(s2c, &frame),
+        [(Rule::InputRequiredShape, frame.find(":5").unwrap() + 1)]
+    );
+    // ttlMs: a non-negative integer; cacheScope: "public" or "private". At the boundary: 0
+    // passes, -1 does not; forms serde reads as floats (1.0, 1e3, -0) do not.
+    for (ttl, ok) in [
+        ("0", true),
+        ("1", true),
+        ("3600000", true),
+        ("-1", false),
+        ("-0", false),
+        ("1.0", false),
+        ("1e3", false),
+        (r#""60""#, false),
+        ("null", false),
+    ] {
+        let frame = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","ttlMs":{ttl},"cacheScope":"public"}}}}"#
+        );
+        let got = rules(s2c, &frame);
+        if ok {
+            assert_eq!(got, [], "{frame}");
+        } else {
+            let at = frame.find(r#""ttlMs":"#).unwrap() + 8;
+            assert_eq!(got, [(Rule::CacheField, at)], "{frame}");
+        }
+    }
+    for (scope, ok) in [
+        (r#""public""#, true),
+        (r#""private""#, true),
+        (r#""Public""#, false),
+        (r#""everyone""#, false),
+        ("true", false),
+    ] {
+        let frame = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","ttlMs":0,"cacheScope":{scope}}}}}"#
+        );
+        let got = rules(s2c, &frame);
+        assert_eq!(got.is_empty(), ok, "{frame}: {got:?}");
+    }
+    // Legacy revisions define none of these: not judged there.
+    let mut v = Validator::new(Profile::V2025_11_25, s2c);
+    let legacy = br#"{"jsonrpc":"2.0","id":1,"result":{"ttlMs":-1,"cacheScope":"everyone"}}"#;
+    assert!(judge(&mut v, None, legacy).is_empty());
 }

@@ -633,6 +633,7 @@ fn check_result(
             );
         }
     }
+    check_cache_fields(m, out);
     if request_method == Some("subscriptions/listen") && m.meta_get(meta::SUBSCRIPTION_ID).is_none()
     {
         push(
@@ -646,9 +647,44 @@ fn check_result(
     }
 }
 
+/// The caching fields of a 2026-07-28 result, when present (spec digest §11, [CACHE], [JS]
+/// `CacheableResult`): `ttlMs` a non-negative integer (milliseconds), `cacheScope` `"public"`
+/// or `"private"`. Their absence is not judged here: clients read an absent `ttlMs` as 0, and
+/// which results must carry them depends on the request, which one side's traffic may not
+/// show.
+fn check_cache_fields(m: &Msg<'_>, out: &mut Vec<Violation>) {
+    if let Some(ttl) = m.result_member("ttlMs") {
+        let raw = ttl.slice(m.frame);
+        if !m.is_integer(ttl) || raw.first() == Some(&b'-') {
+            push(
+                out,
+                Rule::CacheField,
+                ttl.start(),
+                format!(
+                    "ttlMs {} is not a non-negative integer (milliseconds)",
+                    String::from_utf8_lossy(raw)
+                ),
+            );
+        }
+    }
+    if let Some(scope) = m.result_member("cacheScope")
+        && !m
+            .str_at(scope)
+            .is_some_and(|s| s == "public" || s == "private")
+    {
+        push(
+            out,
+            Rule::CacheField,
+            scope.start(),
+            "cacheScope is not \"public\" or \"private\"",
+        );
+    }
+}
+
 fn check_input_required(m: &Msg<'_>, rt_off: usize, out: &mut Vec<Violation>) {
     let reqs = m.result_member("inputRequests");
-    if reqs.is_none() && m.result_member("requestState").is_none() {
+    let state = m.result_member("requestState");
+    if reqs.is_none() && state.is_none() {
         push(
             out,
             Rule::InputRequiredShape,
@@ -656,6 +692,17 @@ fn check_input_required(m: &Msg<'_>, rt_off: usize, out: &mut Vec<Violation>) {
             "input_required result has neither inputRequests nor requestState",
         );
         return;
+    }
+    // `requestState` is an opaque string (spec digest §3.1; hostile trial, session 12).
+    if let Some(st) = state
+        && m.kind_at(st) != Some(Kind::String)
+    {
+        push(
+            out,
+            Rule::InputRequiredShape,
+            st.start(),
+            "requestState is not a string",
+        );
     }
     let Some(reqs) = reqs else { return };
     if m.kind_at(reqs) != Some(Kind::Object) {
@@ -807,6 +854,39 @@ fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>)
                         Rule::ReservedMetaValue,
                         mem.value.start(),
                         format!("{key:?} is not a string"),
+                    );
+                }
+                continue;
+            }
+            meta::LOG_LEVEL if strict => {
+                if !m
+                    .str_at(mem.value)
+                    .is_some_and(|l| params::LEVELS.contains(&l.as_ref()))
+                {
+                    push(
+                        out,
+                        Rule::ReservedMetaValue,
+                        mem.value.start(),
+                        "\"io.modelcontextprotocol/logLevel\" is not a logging level (\"debug\" … \"emergency\")",
+                    );
+                }
+                continue;
+            }
+            meta::CLIENT_INFO | meta::SERVER_INFO if strict => {
+                // `Implementation`: `name` and `version` strings required ([TS]).
+                let ok = m.kind_at(mem.value) == Some(Kind::Object)
+                    && ["name", "version"].iter().all(|k| {
+                        m.member(mem.value, k)
+                            .is_some_and(|v| m.kind_at(v) == Some(Kind::String))
+                    });
+                if !ok {
+                    push(
+                        out,
+                        Rule::ReservedMetaValue,
+                        mem.value.start(),
+                        format!(
+                            "{key:?} is not an Implementation (an object with string \"name\" and \"version\")"
+                        ),
                     );
                 }
                 continue;
