@@ -1048,6 +1048,13 @@ fn headers_dash_reads_stdin() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("standard input"));
+    // New-user trial (session 12): `-` twice read nothing the second time, silently.
+    mcpwire()
+        .args(["check", "-", "-"])
+        .write_stdin("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("more than once"));
 }
 
 /// Regression: `check --help` printed "(see [`input::infer_direction`])" for `--direction

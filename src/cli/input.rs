@@ -104,14 +104,27 @@ impl Source {
 ///   name ending in `.response.json`: server to client;
 /// * anything else, and stdin: unknown (the profile's direction rules are skipped).
 ///
-/// Matching is ASCII case-insensitive on the whole path as written.
+/// Matching is ASCII case-insensitive. The file name decides first; only when it says
+/// nothing does the rest of the path (a capture directory named `…/client-to-server/`), so
+/// `server-to-client/client-to-server.jsonl` is client to server (new-user trial, session 12:
+/// a path naming both directions gave unknown). Hints that disagree at the same level give
+/// unknown.
 pub fn infer_direction(name: &str) -> Direction {
     let n = name.to_ascii_lowercase();
     let file = n.rsplit(['/', '\\']).next().unwrap_or(&n);
-    let c2s = n.contains("client-to-server") || file.ends_with(".request.json");
-    let s2c = n.contains("server-to-client")
+    let dir = &n[..n.len() - file.len()];
+    let file_c2s = file.contains("client-to-server") || file.ends_with(".request.json");
+    let file_s2c = file.contains("server-to-client")
         || file.ends_with(".sse")
         || file.ends_with(".response.json");
+    let (c2s, s2c) = if file_c2s || file_s2c {
+        (file_c2s, file_s2c)
+    } else {
+        (
+            dir.contains("client-to-server"),
+            dir.contains("server-to-client"),
+        )
+    };
     match (c2s, s2c) {
         (true, false) => Direction::ClientToServer,
         (false, true) => Direction::ServerToClient,
@@ -529,12 +542,19 @@ mod tests {
             ("a.request.json", c2s),
             ("spec/tools.jsonl", Direction::Unknown),
             ("<stdin>", Direction::Unknown),
-            // Contradictory names say nothing.
+            // Contradictory hints in the file name say nothing; across levels the file name
+            // wins (it was unknown before session 12).
+            ("client-to-server/server-to-client.jsonl", s2c),
+            ("client-to-server.sse", Direction::Unknown),
+            // The file name decides before the directories.
+            ("cap/server-to-client/client-to-server.jsonl", c2s),
+            ("cap/client-to-server/x/server-to-client.jsonl", s2c),
+            ("cap/client-to-server/001-post.sse", s2c),
             (
-                "client-to-server/server-to-client.jsonl",
+                "cap/client-to-server/server-to-client/a.jsonl",
                 Direction::Unknown,
             ),
-            ("client-to-server.sse", Direction::Unknown),
+            ("cap/client-to-server/a.jsonl", c2s),
         ] {
             assert_eq!(infer_direction(name), want, "{name}");
         }

@@ -355,6 +355,14 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
             "`--headers -` and a `-` FILE cannot both read standard input",
         ));
     }
+    if args.files.iter().filter(|f| *f == Path::new("-")).count() > 1 {
+        // The second `-` would read nothing (the first drained standard input): refused
+        // rather than reported as an empty input (new-user trial, session 12).
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "`-` (standard input) given more than once",
+        ));
+    }
     let sources: Vec<Source> = args.files.iter().map(|f| Source::from_arg(f)).collect();
     let multi = sources.len() + usize::from(args.headers.is_some()) > 1;
     let limits = Limits {
