@@ -4,9 +4,9 @@
 //! over the already validated frame. No second walk of the frame is made.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 
-use crate::envelope::{Envelope, Id, JsonStr, Shape, Span, members};
+use crate::envelope::{Envelope, Id, JsonStr, Member, Shape, Span, members};
 use crate::error::{Error, ErrorKind};
 
 use super::{Rule, Violation};
@@ -73,6 +73,11 @@ pub(crate) struct Msg<'f> {
     /// Key spans of members the rules read (through [`Msg::member`]) that the object holds
     /// more than once, and how many of them were already reported.
     repeated: RefCell<(Vec<Span>, usize)>,
+    /// The members of `params` and of `result`, read once on first use: every rule that
+    /// reads one of their members looks it up here (a 2 MB tool result was scanned once per
+    /// member read, five times per result; session-12 profile of `check`).
+    params_members: OnceCell<Vec<Member<'f>>>,
+    result_members: OnceCell<Vec<Member<'f>>>,
 }
 
 impl<'f> Msg<'f> {
@@ -100,7 +105,22 @@ impl<'f> Msg<'f> {
             case_variant: env.case_variant_key(),
             member_case_variant: env.member_case_variant_key(),
             repeated: RefCell::new((Vec::new(), 0)),
+            params_members: OnceCell::new(),
+            result_members: OnceCell::new(),
         }
+    }
+
+    /// The members of `object` as written (repeats included), from the cache when `object`
+    /// is `params` or `result`; `None` for any other object (the caller iterates it).
+    pub(crate) fn cached_members(&self, object: Span) -> Option<&[Member<'f>]> {
+        let cell = if Some(object) == self.params {
+            &self.params_members
+        } else if Some(object) == self.result {
+            &self.result_members
+        } else {
+            return None;
+        };
+        Some(cell.get_or_init(|| members(self.frame, object).collect()))
     }
 
     /// The value span of the first member `key` (compared after unescaping) of the object at
@@ -112,12 +132,29 @@ impl<'f> Msg<'f> {
     /// The rules go on with the first copy, so the repeat is the only finding it causes.
     pub(crate) fn member(&self, object: Span, key: &str) -> Option<Span> {
         let mut found = None;
-        for mem in members(self.frame, object).filter(|mem| mem.key == key) {
+        let mut note = |mem: &Member<'_>| {
             if found.is_some() {
                 self.note_repeated(mem.key_span);
-                break;
+                return true;
             }
             found = Some(mem.value);
+            false
+        };
+        match self.cached_members(object) {
+            Some(all) => {
+                for mem in all.iter().filter(|mem| mem.key == key) {
+                    if note(mem) {
+                        break;
+                    }
+                }
+            }
+            None => {
+                for mem in members(self.frame, object).filter(|mem| mem.key == key) {
+                    if note(&mem) {
+                        break;
+                    }
+                }
+            }
         }
         found
     }

@@ -7,7 +7,6 @@
 
 use super::msg::{Kind, Msg};
 use super::{Revision, Rule, Violation};
-use crate::envelope::members;
 
 /// What a required member must hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +154,7 @@ pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>
     debug_assert!(wanted.len() <= MAX_REQUIRED);
     let mut found: [Option<crate::Span>; MAX_REQUIRED] = [None; MAX_REQUIRED];
     if let Some(params) = m.params {
-        for member in members(m.frame, params) {
+        for member in m.cached_members(params).unwrap_or_default() {
             let Some(i) = wanted.iter().position(|(k, _)| *k == member.key) else {
                 continue;
             };
