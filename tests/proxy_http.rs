@@ -491,9 +491,29 @@ fn padded(len: usize) -> Vec<u8> {
 
 #[tokio::test]
 async fn body_limit_at_the_boundary_with_and_without_content_length() {
-    let up = Upstream::start(json_route(RESULT)).await;
     let max = CALL.len() + 10;
-    let proxy = ProxyProc::start(up.addr, &["--max-body-bytes", &max.to_string()]);
+    body_limit_at(max, &["--max-body-bytes", &max.to_string()]).await;
+}
+
+/// Hostile trial D4: `--max-frame-bytes` did not bound POST bodies (with `--max-frame-bytes
+/// 1000` a 1,350-byte body was forwarded, with `Content-Length` or chunked, and nothing was
+/// logged). A body is a frame: the smaller of `--max-frame-bytes` and `--max-body-bytes`
+/// applies, whichever of them it is.
+#[tokio::test]
+async fn frame_limit_bounds_post_bodies_at_the_boundary() {
+    let max = CALL.len() + 10;
+    let (at, above) = (max.to_string(), (max + 100).to_string());
+    body_limit_at(max, &["--max-frame-bytes", &at]).await;
+    body_limit_at(max, &["--max-frame-bytes", &at, "--max-body-bytes", &above]).await;
+    body_limit_at(max, &["--max-body-bytes", &at, "--max-frame-bytes", &above]).await;
+}
+
+/// With the proxy started with `args`, POST bodies of `max - 1`, `max` and `max + 1` bytes,
+/// with `Content-Length` and chunked: up to `max` forwarded byte-exact, above it 413 with the
+/// -32600 `frame-too-large` reply, not forwarded, logged.
+async fn body_limit_at(max: usize, args: &[&str]) {
+    let up = Upstream::start(json_route(RESULT)).await;
+    let proxy = ProxyProc::start(up.addr, args);
     let mut forwarded = 0;
     for chunked in [false, true] {
         for len in [max - 1, max, max + 1] {
@@ -503,22 +523,40 @@ async fn body_limit_at_the_boundary_with_and_without_content_length() {
                 &request("POST", "/mcp", CALL_HEADERS, &body, chunked),
             )
             .await;
+            let case = format!("{args:?} len {len} chunked {chunked}");
             if len <= max {
                 forwarded += 1;
-                assert_eq!(got.status, 200, "len {len} chunked {chunked}");
+                assert_eq!(got.status, 200, "{case}");
                 assert_eq!(got.body, RESULT.as_bytes());
                 assert_eq!(up.seen().last().unwrap().body, body);
             } else {
-                assert_eq!(got.status, 413, "len {len} chunked {chunked}");
+                assert_eq!(got.status, 413, "{case}");
                 let v = got.json();
-                assert_eq!(v["error"]["code"], -32600, "{v}");
+                assert_eq!(v["error"]["code"], -32600, "{v} {case}");
             }
-            assert_eq!(up.seen().len(), forwarded, "len {len} chunked {chunked}");
+            assert_eq!(up.seen().len(), forwarded, "{case}");
         }
     }
     let viol = proxy.violations();
-    assert_eq!(viol.len(), 2, "{viol:?}");
-    assert!(viol.iter().all(|v| v["kind"] == "frame-too-large"));
+    assert_eq!(viol.len(), 2, "{args:?} {viol:?}");
+    assert!(
+        viol.iter()
+            .all(|v| v["kind"] == "frame-too-large" && v["action"] == "replied"),
+        "{viol:?}"
+    );
+    // The start record names the body limit in force; a larger `--max-body-bytes` is noted.
+    let recs = proxy.records();
+    assert_eq!(recs[0]["max_body_bytes"], max, "{args:?}");
+    let noted = recs.iter().any(|r| {
+        r["event"] == "note"
+            && r["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("above --max-frame-bytes"))
+    });
+    let body_above = args
+        .windows(2)
+        .any(|w| w[0] == "--max-body-bytes" && w[1].parse::<usize>().is_ok_and(|b| b > max));
+    assert_eq!(noted, body_above, "{args:?} {recs:?}");
 }
 
 #[tokio::test]

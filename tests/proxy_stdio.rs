@@ -265,6 +265,120 @@ fn unreadable_server_response_with_a_known_id_is_answered() {
     );
 }
 
+/// Hostile trial D7: a client's last request without a final newline (it wrote it and closed
+/// its end) was logged `dropped` with its id and never answered. It is not forwarded (stdio
+/// delimits every message with a newline) but answered: -32700 with its id, before the proxy
+/// exits, logged and counted `replied`.
+#[test]
+fn unterminated_last_client_request_is_answered_with_its_id() {
+    if !python() {
+        return;
+    }
+    let valid: String = (0..5).map(|i| modern(i, "tools/list") + "\n").collect();
+    let last = modern(5, "tools/list");
+    let script = concat!(
+        r#"{"jsonrpc":"2.0","id":ID,"result":{"resultType":"complete","tools":[]}}"#,
+        "\n"
+    )
+    .repeat(5);
+    let (out, record) = recorded(
+        &["--profile", "2026-07-28"],
+        script.as_bytes(),
+        format!("{valid}{last}"),
+    );
+    // The server got the five lines and nothing of the sixth.
+    assert_eq!(record, valid);
+    let replies = lines(&out.stdout);
+    assert_eq!(replies.len(), 6, "{replies:?}");
+    let r5 = replies
+        .iter()
+        .find(|r| r["id"] == 5)
+        .expect("error reply for id 5");
+    assert_eq!(r5["error"]["code"], -32700, "{r5}");
+    assert!(r5.get("result").is_none());
+    let recs = records(&out.stderr);
+    let v = violations(&recs);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0]["id"], "5");
+    assert_eq!(v[0]["kind"], "unterminated-line");
+    assert_eq!(v[0]["code"], -32700);
+    assert_eq!(v[0]["action"], "replied");
+    let s = summary(&recs);
+    assert_eq!(s["c2s"]["frames"], 6);
+    assert_eq!(s["c2s"]["forwarded"], 5);
+    assert_eq!(s["c2s"]["replied"], 1);
+    assert_eq!(s["c2s"]["dropped"], 0);
+}
+
+/// The server-to-client side of D7: a server's last request without a final newline (it
+/// closed its stdout but still reads its stdin) is answered to the server with its id; the
+/// client gets nothing.
+#[test]
+fn unterminated_last_server_request_is_answered_to_the_server() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let start = file(
+        &dir,
+        "start",
+        br#"{"jsonrpc":"2.0","id":"s9","method":"ping"}"#,
+    );
+    let record = dir.path().join("record");
+    // A long grace: the server is only stopped by the client closing its end.
+    let mut child = spawn_open(
+        &["--profile", "legacy", "--grace", "120"],
+        &[
+            "--on-start",
+            start.to_str().unwrap(),
+            "--close-stdout",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    );
+    let t = Instant::now();
+    let got = loop {
+        let r = std::fs::read_to_string(&record).unwrap_or_default();
+        if r.contains("s9") || t.elapsed() > Duration::from_secs(20) {
+            break r;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(child.stdin.take());
+    assert_eq!(wait_for(&mut child, Duration::from_secs(20)), Some(0));
+    let reply: Value = serde_json::from_str(got.trim()).expect("one reply line");
+    assert_eq!(reply["id"], "s9");
+    assert_eq!(reply["error"]["code"], -32700);
+    let mut stdout = Vec::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_end(&mut stdout)
+        .unwrap();
+    assert!(stdout.is_empty(), "nothing reaches the client: {stdout:?}");
+    let mut stderr = Vec::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_end(&mut stderr)
+        .unwrap();
+    let recs = records(&stderr);
+    let v = violations(&recs);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(
+        (&v[0]["dir"], &v[0]["id"], &v[0]["kind"], &v[0]["action"]),
+        (
+            &Value::from("s2c"),
+            &Value::from("\"s9\""),
+            &Value::from("unterminated-line"),
+            &Value::from("replied")
+        )
+    );
+    assert_eq!(summary(&recs)["s2c"]["replied"], 1);
+}
+
 /// Spawns the proxy with stdin kept open; returns the child.
 fn spawn_open(proxy_args: &[&str], server_args: &[&str]) -> std::process::Child {
     StdCommand::new(assert_cmd::cargo::cargo_bin("mcpwire"))

@@ -53,7 +53,9 @@ pub struct CommonProxyArgs {
     /// Write the jsonl log (violations, then a summary) to FILE instead of stderr.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
-    /// Largest frame (stdio line, HTTP body, SSE event) accepted, in bytes (at least 1).
+    /// Largest frame (stdio line, HTTP body, SSE event) accepted, in bytes (at least 1). A
+    /// client's POST body over it is answered 413 (`proxy http --max-body-bytes` may set a
+    /// smaller body limit, never a larger one).
     #[arg(long, default_value_t = DEFAULT_MAX_FRAME_LEN, value_name = "BYTES",
           value_parser = super::frame_bytes())]
     pub max_frame_bytes: usize,

@@ -12,8 +12,10 @@ of --script (with the placeholder ID replaced by the request's id), or
   --eof-mark PATH write "eof" to PATH when stdin reaches EOF
   --exit-after N  exit (with --exit's status) after answering N requests, stdin still open
   --on-start PATH write the lines of PATH to stdout at start (server-initiated traffic)
+  --close-stdout  after --on-start, close stdout (fd 1 becomes /dev/null) and go on reading
 """
 import json
+import os
 import signal
 import sys
 import time
@@ -24,7 +26,7 @@ flags = set()
 i = 0
 while i < len(args):
     a = args[i]
-    if a in ("--hang", "--ignore-term"):
+    if a in ("--hang", "--ignore-term", "--close-stdout"):
         flags.add(a)
         i += 1
     else:
@@ -45,6 +47,10 @@ if "--on-start" in opts:
     with open(opts["--on-start"], "rb") as f:
         out.write(f.read())
     out.flush()
+if "--close-stdout" in flags:
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.close(null)
 record = open(opts["--record"], "ab") if "--record" in opts else None
 
 n = 0

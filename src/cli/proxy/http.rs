@@ -6,7 +6,8 @@
 //! and query, its method and its headers (hop-by-hop headers removed, RFC 9110 §7.6.1).
 //!
 //! * `POST` to the endpoint (client to server): the body is read in full (it is one JSON-RPC
-//!   message), up to `--max-body-bytes`; a larger body (by `Content-Length` up front, or while
+//!   message), up to `--max-body-bytes` (default and at most `--max-frame-bytes`: a body is a
+//!   frame); a larger body (by `Content-Length` up front, or while
 //!   streaming one without it) is answered 413 with the `frame-too-large` error reply. The
 //!   body is validated with the session's client-to-server validator and its mirrored
 //!   headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`) with
@@ -81,7 +82,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use mcpwire::codec::FrameFault;
 use mcpwire::framing::sse::{LINE_OVERHEAD, SseFramer};
-use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, FrameError, FrameErrorKind, Status};
+use mcpwire::framing::{FrameError, FrameErrorKind, Status};
 use mcpwire::profile::{Direction, Profile, Session};
 use mcpwire::{Limits, Parser};
 use serde::Serialize;
@@ -110,8 +111,10 @@ pub struct HttpArgs {
     #[arg(long, value_name = "URL", value_parser = parse_upstream)]
     upstream: Uri,
     /// Largest client-to-server POST body accepted, in bytes; larger ones are answered 413.
-    #[arg(long, default_value_t = DEFAULT_MAX_FRAME_LEN, value_name = "BYTES")]
-    max_body_bytes: usize,
+    /// Defaults to `--max-frame-bytes`, and cannot exceed it (a POST body is a frame: the
+    /// smaller of the two limits applies).
+    #[arg(long, value_name = "BYTES")]
+    max_body_bytes: Option<usize>,
     /// Allow a non-loopback `--listen` address (the proxy has no authentication of its own).
     #[arg(long)]
     allow_remote: bool,
@@ -209,10 +212,12 @@ struct Proxy {
     eviction_noted: std::sync::atomic::AtomicBool,
     profile: Profile,
     max_in_flight: usize,
-    /// Client-to-server parser (frame limit `--max-body-bytes`).
+    /// Client-to-server parser (frame limit [`Proxy::max_body`]).
     c2s: Parser,
     /// Server-to-client parser (frame limit `--max-frame-bytes`).
     s2c: Parser,
+    /// Largest POST body accepted: `--max-body-bytes` where given and smaller than
+    /// `--max-frame-bytes`, else `--max-frame-bytes`.
     max_body: usize,
     /// `--read-timeout`.
     read_timeout: std::time::Duration,
@@ -286,6 +291,11 @@ fn session_key(h: &HeaderMap) -> Option<String> {
 
 async fn serve(args: HttpArgs) -> io::Result<u8> {
     let c = &args.common;
+    // A POST body is one frame: `--max-frame-bytes` bounds it as well (hostile trial D4:
+    // with `--max-frame-bytes 1000` alone, a 1,350-byte body was forwarded).
+    let max_body = args
+        .max_body_bytes
+        .map_or(c.max_frame_bytes, |b| b.min(c.max_frame_bytes));
     let mut log = Log::open(c.log.as_deref())?;
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
@@ -299,10 +309,19 @@ async fn serve(args: HttpArgs) -> io::Result<u8> {
         listen: local.to_string(),
         upstream: &upstream,
         monitor: c.monitor,
-        max_body_bytes: args.max_body_bytes,
+        max_body_bytes: max_body,
         max_frame_bytes: c.max_frame_bytes,
         max_sessions: args.max_sessions,
     });
+    if let Some(b) = args.max_body_bytes.filter(|&b| b > c.max_frame_bytes) {
+        log.record(&Note {
+            event: "note",
+            message: &format!(
+                "--max-body-bytes {b} is above --max-frame-bytes {}: POST bodies are limited to {max_body} bytes",
+                c.max_frame_bytes
+            ),
+        });
+    }
     let mut connector = HttpConnector::new();
     connector.set_nodelay(true);
     let parts = args.upstream.into_parts();
@@ -321,7 +340,7 @@ async fn serve(args: HttpArgs) -> io::Result<u8> {
         judge: Mutex::new(
             Judge::new(c.profile, c.max_in_flight, log, c.monitor)
                 .http_replies()
-                .max_frame_len(args.max_body_bytes.max(c.max_frame_bytes)),
+                .max_frame_len(c.max_frame_bytes),
         ),
         sessions: Mutex::new(SessionTable::new(args.max_sessions)),
         eviction_noted: std::sync::atomic::AtomicBool::new(false),
@@ -329,14 +348,14 @@ async fn serve(args: HttpArgs) -> io::Result<u8> {
         max_in_flight: c.max_in_flight,
         max_sessions: args.max_sessions,
         c2s: Parser::with_limits(Limits {
-            max_frame_len: args.max_body_bytes,
+            max_frame_len: max_body,
             ..Limits::DEFAULT
         }),
         s2c: Parser::with_limits(Limits {
             max_frame_len: c.max_frame_bytes,
             ..Limits::DEFAULT
         }),
-        max_body: args.max_body_bytes,
+        max_body,
         read_timeout: std::time::Duration::from_secs_f64(args.read_timeout.max(0.001)),
         max_frame: c.max_frame_bytes,
     });

@@ -13,7 +13,7 @@
 //! | the same, meant as a response (no `method`) whose id answers a request in flight | dropped; its receiver gets the `-32603` error response instead (both directions) |
 //! | any other such frame, and an oversize one | client → server: answered to the client with the error reply without an id; server → client: dropped |
 //! | batch (2025-03-26) with any violation | rejected whole ([`Action::Batch`]): each element as above, the sender's error replies in one JSON array (JSON-RPC 2.0 §6); an element without its own violation gets a -32600 naming the batch's first; an empty batch, or one over [`mcpwire::profile::MAX_BATCH_ELEMENTS`], gets one error |
-//! | unterminated last line | dropped |
+//! | unterminated last line (stdio) | as a frame that is not JSON, with -32700 (`unterminated-line`): a request-like one answered to its sender (from a server only with an id), a response-like one whose id answers a request in flight replaced, any other from a client answered without an id, from a server dropped |
 //!
 //! On Streamable HTTP ([`Judge::http_replies`]) every rejected client-to-server POST body is
 //! answered with [`error_reply`] (the HTTP request needs an answer; a notification or response
@@ -226,10 +226,10 @@ impl Judge {
             .or_default() += 1;
         let (kind, code, at, message, violation) = match fault {
             FrameFault::Framing(e) => {
-                let v = Violation::from_frame_error(&e);
+                let v = Violation::from_frame_error(&e).or_else(|| unterminated(&e));
                 (
                     e.kind().name(),
-                    e.kind().jsonrpc_code(),
+                    v.as_ref().map(|v| v.rule.code()),
                     0,
                     e.kind().message().to_owned(),
                     v,
@@ -712,6 +712,19 @@ fn answer_invalid(
     }
 }
 
+/// The violation an unterminated last line (stdio: the sender wrote it and closed its end)
+/// is answered for: -32700 (Parse error) with the `unterminated-line` message, as `check`
+/// reports it. Its bytes are not forwarded (the stdio transport delimits every message with a
+/// newline), but its sender may still read: a client's request, or a server's, gets the error
+/// reply with its id when it can be read (hostile trial D7: a client's last request without a
+/// final newline was logged `dropped` and never answered). The rule is the core
+/// `unexpected-end` kind (the frame ended before its newline), which gives the code; the log
+/// records the framing kind, `unterminated-line`. `None` for any other framing error.
+fn unterminated(e: &mcpwire::framing::FrameError) -> Option<Violation> {
+    (e.kind() == mcpwire::framing::FrameErrorKind::UnterminatedLine)
+        .then(|| Violation::new(Rule::Core(ErrorKind::UnexpectedEnd), 0, e.kind().message()))
+}
+
 /// Counts one request or notification of method `m` in `st` (at most [`MAX_METHODS`] names
 /// per direction: peers choose method names, and a long-running proxy must not grow with each
 /// new one; re-trial finding: 400,000 distinct names took 161 MB).
@@ -801,6 +814,68 @@ mod tests {
         ));
         let st = &j.log.stats.c2s;
         assert_eq!((st.rejected, st.replied, st.replaced), (2, 2, 1));
+    }
+
+    /// Judges `bytes` as an unterminated last line (as the NDJSON codec reports it at EOF).
+    fn cut(j: &mut Judge, s: &mut Session, dir: Direction, bytes: &[u8]) -> Action {
+        use mcpwire::framing::{FrameError, FrameErrorKind};
+        let e = FrameError::new(FrameErrorKind::UnterminatedLine, 0, 1, bytes.len());
+        j.judge(s, dir, 0, bytes, Err(FrameFault::Framing(e)), None)
+    }
+
+    /// Hostile trial D7: an unterminated last line is judged as a frame that is not JSON,
+    /// with -32700: a client's request answered with its id, a client's garbage answered
+    /// without one, a server's request answered with its id, a server's response whose id
+    /// answers a client request in flight replaced, a server's other frame dropped.
+    #[test]
+    fn unterminated_last_line_is_answered_like_an_unreadable_frame() {
+        let log = quiet_log();
+        let mut j = Judge::new(Profile::Legacy, 16, log, false);
+        let mut s = j.new_session();
+        let body = |a: Action| match a {
+            Action::Reply { body, .. } => String::from_utf8(body).unwrap(),
+            a => panic!("not a reply: {a:?}"),
+        };
+        let c2s = Direction::ClientToServer;
+        let s2c = Direction::ServerToClient;
+        let r = body(cut(
+            &mut j,
+            &mut s,
+            c2s,
+            br#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#,
+        ));
+        assert!(r.contains(r#""id":5"#) && r.contains("-32700"), "{r}");
+        let r = body(cut(
+            &mut j,
+            &mut s,
+            c2s,
+            br#"{"jsonrpc":"2.0","id":6,"meth"#,
+        ));
+        assert!(!r.contains(r#""id":6"#) && r.contains("-32700"), "{r}");
+        let r = body(cut(
+            &mut j,
+            &mut s,
+            s2c,
+            br#"{"jsonrpc":"2.0","id":"s1","method":"ping"}"#,
+        ));
+        assert!(r.contains(r#""id":"s1""#) && r.contains("-32700"), "{r}");
+        // A client request in flight, then the server's cut-off answer to it.
+        let ping = br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#;
+        assert_eq!(judge_bytes(&mut j, &mut s, c2s, ping), Action::Forward);
+        let Action::Replace(to) = cut(
+            &mut j,
+            &mut s,
+            s2c,
+            br#"{"jsonrpc":"2.0","id":7,"result":{}}"#,
+        ) else {
+            panic!("not replaced");
+        };
+        let to = String::from_utf8(to).unwrap();
+        assert!(to.contains(r#""id":7"#) && to.contains("-32603"), "{to}");
+        assert_eq!(
+            cut(&mut j, &mut s, s2c, br#"{"jsonrpc":"2.0","#),
+            Action::Drop
+        );
     }
 
     /// Each element of a batch is counted by its method, as a single message is.

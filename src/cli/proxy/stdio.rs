@@ -4,7 +4,10 @@
 //! and its stderr inherited (so it passes through unchanged). Each direction is framed as
 //! NDJSON ([`NdjsonCodec`]), judged ([`Judge`]), and the accepted frames are forwarded as
 //! their original bytes plus their original line terminator (`\n`, or `\r\n` where the
-//! sender wrote one). Blank lines carry no message and are not forwarded.
+//! sender wrote one). Blank lines carry no message and are not forwarded. A last line without
+//! its newline (the sender closed its end after it) is never forwarded: the judge answers it
+//! as a frame that is not JSON (-32700, `unterminated-line`), back to its sender, who may
+//! still be reading.
 //!
 //! Tasks: one reader per direction and one writer per output (the server's stdin, our
 //! stdout), connected by bounded channels, so a slow reader on one side never blocks the
