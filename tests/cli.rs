@@ -1494,3 +1494,34 @@ fn check_tracks_one_senders_request_ids() {
     let (code, recs, _) = check_jsonl(&["--profile", "2025-03-26"], &f);
     assert_eq!(code, 0, "{recs:?}");
 }
+
+/// Re-trial (session 12): `check --headers` dropped the header check's core-kind findings
+/// (it reports the body's parse errors itself), so a repeated `params.taskId` that only the
+/// header check reads passed: `Mcp-Name: t1` matched the first copy, a last-wins backend
+/// reads `t2`.
+#[test]
+fn headers_file_reports_a_repeated_member_only_the_header_check_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = br#"{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"t1","taskId":"t2","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let h = [
+        ("Content-Type", "application/json"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tasks/get"),
+        ("Mcp-Name", "t1"),
+    ];
+    let f = temp_file(&dir, "h2.jsonl", header_record(&h, body).as_bytes());
+    let (code, recs, _) = check_jsonl(&["--tasks-extension", "--headers"], &f);
+    assert_eq!(code, 1, "{recs:?}");
+    // Reported once (the validator's required-params check and the header check both read
+    // `taskId`).
+    assert_eq!(kinds(&recs[0]), ["duplicate-params-key"]);
+    // Without the repeat: valid.
+    let once = String::from_utf8_lossy(body).replace(r#","taskId":"t2""#, "");
+    let f = temp_file(
+        &dir,
+        "h1.jsonl",
+        header_record(&h, once.as_bytes()).as_bytes(),
+    );
+    let (code, recs, _) = check_jsonl(&["--tasks-extension", "--headers"], &f);
+    assert_eq!(code, 0, "{recs:?}");
+}

@@ -159,10 +159,13 @@ impl<'f> Msg<'f> {
         found
     }
 
-    /// Notes a repeated key (its raw key span) that a rule read, once per span.
+    /// Notes a repeated key (its raw key span) that a rule read, once per span and at most
+    /// [`MAX_REPEATED_NOTES`] per message: one finding rejects the message, and a frame of
+    /// 300,000 repeats must not cost 300,000 reports or a quadratic dedupe (re-trial,
+    /// session 12: 31 s for one 3.6 MB frame).
     pub(crate) fn note_repeated(&self, key_span: Span) {
         let mut r = self.repeated.borrow_mut();
-        if !r.0.contains(&key_span) {
+        if r.0.len() < MAX_REPEATED_NOTES && !r.0.contains(&key_span) {
             r.0.push(key_span);
         }
     }
@@ -278,6 +281,9 @@ impl<'f> Msg<'f> {
         Some((self.env.error_code()?, self.env.error_code_span()?))
     }
 }
+
+/// Most repeated-member findings reported for one message (see [`Msg::note_repeated`]).
+pub(crate) const MAX_REPEATED_NOTES: usize = 8;
 
 /// Longest string id (decoded bytes) the tracker keeps verbatim; longer ids are digested.
 pub(crate) const ID_KEY_MAX: usize = 128;

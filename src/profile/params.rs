@@ -71,6 +71,10 @@ const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
         &[("level", Want::Level), ("data", Want::Any)],
     ),
     ("notifications/resources/updated", &[("uri", Want::String)]),
+    // Tasks: core in 2025-11-25, the `io.modelcontextprotocol/tasks` extension in 2026-07-28.
+    ("tasks/get", &[("taskId", Want::String)]),
+    ("tasks/result", &[("taskId", Want::String)]),
+    ("tasks/cancel", &[("taskId", Want::String)]),
 ];
 
 /// Legacy-only methods and members (2024-11-05 … 2025-11-25 TS schemas).
@@ -97,6 +101,8 @@ const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
         "sampling/createMessage",
         &[("messages", Want::Array), ("maxTokens", Want::Number)],
     ),
+    // 2025-06-18 and 2025-11-25 (form and URL modes alike need the message).
+    ("elicitation/create", &[("message", Want::String)]),
 ];
 
 /// 2026-07-28 only (`schema.json`: `ProgressToken` and `RequestId` are `string | integer`;
@@ -153,13 +159,18 @@ pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>
     };
     debug_assert!(wanted.len() <= MAX_REQUIRED);
     let mut found: [Option<crate::Span>; MAX_REQUIRED] = [None; MAX_REQUIRED];
+    let mut repeated = [false; MAX_REQUIRED];
     if let Some(params) = m.params {
         for member in m.cached_members(params).unwrap_or_default() {
             let Some(i) = wanted.iter().position(|(k, _)| *k == member.key) else {
                 continue;
             };
             if found[i].is_some() {
-                m.note_repeated(member.key_span);
+                // One finding per repeated member, however often it repeats.
+                if !repeated[i] {
+                    repeated[i] = true;
+                    m.note_repeated(member.key_span);
+                }
             } else {
                 found[i] = Some(member.value);
             }

@@ -1951,3 +1951,75 @@ fn reserved_meta_values_request_state_and_cache_fields() {
     let legacy = br#"{"jsonrpc":"2.0","id":1,"result":{"ttlMs":-1,"cacheScope":"everyone"}}"#;
     assert!(judge(&mut v, None, legacy).is_empty());
 }
+
+/// Re-trial (session 12): repeated required members and repeated `inputRequests` keys were
+/// noted once per repeat with a quadratic dedupe (300,000 repeats of `"progress"` in one
+/// 3.6 MB frame: 31 s and 299,999 reports). One report per repeated member now, at most
+/// `MAX_REPEATED_NOTES` per message. Also: a task's own `ttlMs` (`null` = unlimited) is not
+/// the caching field; `tasks/*` need `taskId`; legacy `elicitation/create` needs `message`.
+#[test]
+fn repeats_are_reported_once_and_task_fields_are_not_cache_fields() {
+    let dup = Rule::Core(crate::error::ErrorKind::DuplicateParamsKey);
+    let many = vec![r#""progress":1"#; 50_000].join(",");
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":1,{many}}}}}"#
+    );
+    let mut v = Validator::new(Profile::Legacy, Direction::ServerToClient);
+    let got = judge(&mut v, None, frame.as_bytes());
+    assert_eq!(
+        got.iter().map(|x| (x.rule, x.offset)).collect::<Vec<_>>(),
+        [(dup, frame.find(r#","progress""#).unwrap() + 14)]
+    );
+    // Many distinct repeated `inputRequests` keys: at most MAX_REPEATED_NOTES reports.
+    let entries: Vec<String> = (0..20_000)
+        .map(|i| format!(r#""k{}":{{"method":"roots/list"}}"#, i % 10_000))
+        .collect();
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{{{}}}}}}}"#,
+        entries.join(",")
+    );
+    let mut v = Validator::new(Profile::V2026_07_28, Direction::ServerToClient);
+    let got = judge(&mut v, None, frame.as_bytes());
+    assert_eq!(got.len(), super::msg::MAX_REPEATED_NOTES, "{:?}", &got[..2]);
+    assert!(
+        got.iter()
+            .all(|x| x.rule == Rule::Core(crate::error::ErrorKind::DuplicateKey))
+    );
+
+    // Task results: `ttlMs` null (or any value) is the task's retention, not a cache hint.
+    let mut v = Validator::new(Profile::V2026_07_28, Direction::ServerToClient);
+    v.enable_tasks_extension();
+    v.declare_result_type("task");
+    for f in [
+        r#"{"jsonrpc":"2.0","id":8,"result":{"resultType":"complete","taskId":"t","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:50:00Z","ttlMs":null,"pollIntervalMs":5000}}"#,
+        r#"{"jsonrpc":"2.0","id":9,"result":{"resultType":"task","taskId":"t","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:50:00Z","ttlMs":null}}"#,
+    ] {
+        let got = judge(&mut v, None, f.as_bytes());
+        assert!(
+            got.iter().all(|x| x.rule != Rule::CacheField),
+            "{f}: {got:?}"
+        );
+    }
+
+    // `tasks/get` without `taskId`; legacy `elicitation/create` without `message`.
+    let mut v = Validator::new(Profile::V2025_11_25, Direction::ClientToServer);
+    let got = judge(
+        &mut v,
+        None,
+        br#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{}}"#,
+    );
+    assert_eq!(
+        got.iter().map(|x| x.rule).collect::<Vec<_>>(),
+        [Rule::MissingParam]
+    );
+    let mut v = Validator::new(Profile::V2025_06_18, Direction::ServerToClient);
+    let got = judge(
+        &mut v,
+        None,
+        br#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"requestedSchema":{}}}"#,
+    );
+    assert_eq!(
+        got.iter().map(|x| x.rule).collect::<Vec<_>>(),
+        [Rule::MissingParam]
+    );
+}

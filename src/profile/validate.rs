@@ -653,6 +653,12 @@ fn check_result(
 /// which results must carry them depends on the request, which one side's traffic may not
 /// show.
 fn check_cache_fields(m: &Msg<'_>, out: &mut Vec<Violation>) {
+    // A task (a `Task` of the Tasks extension, `tasks/get` results, `resultType: "task"`) has
+    // a `ttlMs` of its own (retention; `null` for unlimited), not the caching field
+    // (re-trial, session 12).
+    if m.result_member("taskId").is_some() {
+        return;
+    }
     if let Some(ttl) = m.result_member("ttlMs") {
         let raw = ttl.slice(m.frame);
         if !m.is_integer(ttl) || raw.first() == Some(&b'-') {
@@ -714,14 +720,19 @@ fn check_input_required(m: &Msg<'_>, rt_off: usize, out: &mut Vec<Violation>) {
         );
         return;
     }
-    let mut keys: std::collections::HashSet<std::borrow::Cow<'_, str>> = Default::default();
+    // Key -> already reported as repeated.
+    let mut keys: std::collections::HashMap<std::borrow::Cow<'_, str>, bool> = Default::default();
     for r in crate::envelope::members(m.frame, reqs) {
         // Keys are unique (spec digest §3.1): a repeated one is reported like any repeated
-        // member a rule reads, and only its first copy is judged.
-        if !keys.insert(r.key.clone()) {
-            m.note_repeated(r.key_span);
+        // member a rule reads (once per key), and only its first copy is judged.
+        if let Some(reported) = keys.get_mut(&r.key) {
+            if !*reported {
+                *reported = true;
+                m.note_repeated(r.key_span);
+            }
             continue;
         }
+        keys.insert(r.key.clone(), false);
         if m.kind_at(r.value) != Some(Kind::Object) {
             push(
                 out,
