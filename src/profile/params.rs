@@ -144,6 +144,22 @@ fn required(rev: Option<Revision>, method: &str) -> Option<&'static [(&'static s
 /// Longest list of required members of one method above.
 const MAX_REQUIRED: usize = 3;
 
+/// True when no method of `table` lists more than [`MAX_REQUIRED`] members.
+const fn fits(table: &[(&str, &[(&str, Want)])]) -> bool {
+    let mut i = 0;
+    while i < table.len() {
+        if table[i].1.len() > MAX_REQUIRED {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+// `check` keeps its findings in arrays of `MAX_REQUIRED`: a longer entry fails the build
+// instead of indexing out of bounds at run time.
+const _: () = assert!(fits(EVERY_REVISION) && fits(LEGACY_ONLY) && fits(V2026_ONLY));
+
 /// Checks the required `params` members of a request or notification (`m.method` set) under
 /// `rev`: a missing member is [`Rule::MissingParam`] (at `params`, or at the method when
 /// `params` is absent), a member of the wrong JSON type [`Rule::ParamType`] (at its value),
@@ -157,7 +173,6 @@ pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>
     let Some(wanted) = required(rev, method) else {
         return;
     };
-    debug_assert!(wanted.len() <= MAX_REQUIRED);
     let mut found: [Option<crate::Span>; MAX_REQUIRED] = [None; MAX_REQUIRED];
     let mut repeated = [false; MAX_REQUIRED];
     if let Some(params) = m.params {

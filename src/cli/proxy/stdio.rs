@@ -27,8 +27,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use mcpwire::codec::{FrameFault, NdjsonCodec};
-use mcpwire::framing::FrameErrorKind;
+use mcpwire::codec::NdjsonCodec;
 use mcpwire::profile::{Direction, Session};
 use mcpwire::{Limits, Parser};
 use serde::Serialize;
@@ -375,19 +374,11 @@ async fn pump<R: AsyncRead + Unpin>(
             let sent = match action {
                 // Already forwarded as read.
                 Action::Forward if monitor => Ok(()),
+                // Never an unterminated last line: the judge answers or drops it (and under
+                // `monitor` it went on as read).
                 Action::Forward => {
-                    let unterminated = matches!(
-                        frame.envelope(),
-                        Err(FrameFault::Framing(e)) if e.kind() == FrameErrorKind::UnterminatedLine
-                    );
-                    let cr = frame.cr_stripped();
-                    let bytes = frame.into_bytes();
-                    if unterminated {
-                        forward.send(Out::Raw(bytes)).await
-                    } else {
-                        let term: &'static [u8] = if cr { b"\r\n" } else { b"\n" };
-                        forward.send(Out::Frame(bytes, term)).await
-                    }
+                    let term: &'static [u8] = if frame.cr_stripped() { b"\r\n" } else { b"\n" };
+                    forward.send(Out::Frame(frame.into_bytes(), term)).await
                 }
                 Action::Reply { body, .. } => {
                     // The sender may be gone already (it closed its end); its reply is moot.
