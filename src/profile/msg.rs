@@ -131,32 +131,21 @@ impl<'f> Msg<'f> {
     /// passed the `Mcp-Name` check with the first copy while the backend read the second).
     /// The rules go on with the first copy, so the repeat is the only finding it causes.
     pub(crate) fn member(&self, object: Span, key: &str) -> Option<Span> {
-        let mut found = None;
-        let mut note = |mem: &Member<'_>| {
-            if found.is_some() {
-                self.note_repeated(mem.key_span);
-                return true;
-            }
-            found = Some(mem.value);
-            false
-        };
+        let spans = |m: &Member<'_>| (m.key == key).then_some((m.key_span, m.value));
         match self.cached_members(object) {
-            Some(all) => {
-                for mem in all.iter().filter(|mem| mem.key == key) {
-                    if note(mem) {
-                        break;
-                    }
-                }
-            }
-            None => {
-                for mem in members(self.frame, object).filter(|mem| mem.key == key) {
-                    if note(&mem) {
-                        break;
-                    }
-                }
-            }
+            Some(all) => self.first_noting_repeat(all.iter().filter_map(spans)),
+            None => self.first_noting_repeat(members(self.frame, object).filter_map(|m| spans(&m))),
         }
-        found
+    }
+
+    /// The value of the first of `hits` (key span, value span) of one key, noting the second
+    /// one's key as repeated; the rest are not read.
+    fn first_noting_repeat(&self, mut hits: impl Iterator<Item = (Span, Span)>) -> Option<Span> {
+        let (_, value) = hits.next()?;
+        if let Some((again, _)) = hits.next() {
+            self.note_repeated(again);
+        }
+        Some(value)
     }
 
     /// Notes a repeated key (its raw key span) that a rule read, once per span and at most
