@@ -726,6 +726,107 @@ fn sse_endpoint_event_and_overlong_data_line() {
     assert_eq!(recs[0]["offset"], 0);
 }
 
+/// Trial doubt (session 12): SSE events of another type than `message` were skipped with
+/// no trace, so a server that wrote `event: Message` checked as "0 frames" and exit 0. They
+/// are still not frames (MCP clients do not read them), but `check` and `stats` count them
+/// by type; events without data (priming) are not counted.
+#[test]
+fn sse_events_of_other_types_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(
+        &dir,
+        "s.sse",
+        b"event: endpoint\ndata: /messages?session_id=abc\n\nid: 0\ndata:\n\n\
+          event: Message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n\
+          event: Message\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n\n\
+          data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n",
+    );
+    let (code, recs, sum) = check_jsonl(&["--transport", "sse", "--profile", "2024-11-05"], &f);
+    assert_eq!(code, 0, "{recs:?}");
+    assert_eq!(recs.len(), 1);
+    assert_eq!(
+        sum["sse_other_events"],
+        serde_json::json!({"Message": 2, "endpoint": 1})
+    );
+    let text = stdout_of(
+        &["check", "--transport", "sse", "--profile", "2024-11-05"],
+        &f,
+        0,
+    );
+    assert!(
+        text.contains("SSE events of other types (skipped, not frames):"),
+        "{text}"
+    );
+    assert!(text.contains("Message"), "{text}");
+    let st = stdout_of(&["stats", "--transport", "sse", "--format", "jsonl"], &f, 0);
+    let st: Value = serde_json::from_str(st.trim()).unwrap();
+    assert_eq!(st["sse_other_events"]["Message"], 2);
+    // A stdio input has none.
+    let g = temp_file(&dir, "v.jsonl", VALID);
+    let (_, _, sum) = check_jsonl(&[], &g);
+    assert_eq!(sum["sse_other_events"], serde_json::json!({}));
+}
+
+/// The per-type counts are bounded: at most 32 type names, the rest under "(more types)";
+/// a name is kept whole up to 64 bytes and cut there (at a character boundary) with "…".
+/// Each limit at the boundary and one either side.
+#[test]
+fn sse_other_event_counts_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = |n: usize| -> Vec<u8> {
+        (0..n)
+            .flat_map(|i| format!("event: t{i}\ndata: x\n\n").into_bytes())
+            .collect()
+    };
+    for (n, named, more) in [(31, 31, None), (32, 32, None), (33, 32, Some(1))] {
+        let f = temp_file(&dir, &format!("n{n}.sse"), &names(n));
+        let (code, _, sum) = check_jsonl(&["--transport", "sse"], &f);
+        assert_eq!(code, 0);
+        let m = sum["sse_other_events"].as_object().unwrap().clone();
+        assert_eq!(m.len(), named + usize::from(more.is_some()), "{n}: {m:?}");
+        assert_eq!(m.get("(more types)").and_then(Value::as_u64), more, "{n}");
+    }
+    // Two files of 20 types each: the run's total keeps 32 names too.
+    let a = temp_file(&dir, "a.sse", &names(20));
+    let b: Vec<u8> = (20..40)
+        .flat_map(|i| format!("event: t{i}\ndata: x\n\n").into_bytes())
+        .collect();
+    let b = temp_file(&dir, "b.sse", &b);
+    let out = mcpwire()
+        .args(["check", "--format", "jsonl", "--transport", "sse"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    let (_, sum) = jsonl(&out.stdout);
+    let m = sum["sse_other_events"].as_object().unwrap().clone();
+    assert_eq!(m.len(), 33, "{m:?}");
+    assert_eq!(m["(more types)"], 8);
+    for (len, want) in [
+        (63, "a".repeat(63)),
+        (64, "a".repeat(64)),
+        (65, format!("{}…", "a".repeat(64))),
+    ] {
+        let f = temp_file(
+            &dir,
+            &format!("l{len}.sse"),
+            format!("event: {}\ndata: x\n\n", "a".repeat(len)).as_bytes(),
+        );
+        let (_, _, sum) = check_jsonl(&["--transport", "sse"], &f);
+        assert_eq!(sum["sse_other_events"][&want], 1, "{len}");
+    }
+    // A cut never splits a character: "é" (2 bytes) across the 64-byte mark.
+    let name = format!("{}é", "a".repeat(63));
+    let f = temp_file(
+        &dir,
+        "utf8.sse",
+        format!("event: {name}\ndata: x\n\n").as_bytes(),
+    );
+    let (_, _, sum) = check_jsonl(&["--transport", "sse"], &f);
+    let want = format!("{}…", "a".repeat(63));
+    assert_eq!(sum["sse_other_events"][&want], 1);
+}
+
 #[test]
 fn max_frame_bytes_discards_an_oversize_line_and_goes_on() {
     let dir = tempfile::tempdir().unwrap();
@@ -807,8 +908,11 @@ fn stats_table_and_jsonl() {
         45
     );
     assert!(lines[1]["revisions"]["2024-11-05"].as_u64().unwrap() >= 1);
-    assert!(lines[2].get("file").is_none());
-    assert_eq!(lines[2]["frames"], 45 + 92);
+    // The total as `{"total":{…}}` (trial doubt: a bare object told apart only by its
+    // missing `file`).
+    let total = &lines[2]["total"];
+    assert!(total.get("file").is_none(), "{}", lines[2]);
+    assert_eq!(total["frames"], 45 + 92);
 }
 
 /// An input with no frame has no message sizes: `null` in JSON lines and "no frame read

@@ -2,6 +2,7 @@
 //! sans-I/O framers of [`mcpwire::framing`] (ndjson, sse, body). Memory stays bounded by the
 //! frame limit plus one chunk.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
@@ -15,6 +16,17 @@ use mcpwire::profile::Direction;
 
 /// Bytes asked of the reader per `read()` call.
 const CHUNK: usize = 64 * 1024;
+
+/// Distinct event types [`FrameReader::other_events`] keeps by name; the rest are counted
+/// under [`OTHER_EVENT_TYPES`] (hostile input could name a new type on every event).
+pub const MAX_OTHER_EVENT_TYPES: usize = 32;
+
+/// The key under which event types past [`MAX_OTHER_EVENT_TYPES`] are counted.
+pub const OTHER_EVENT_TYPES: &str = "(more types)";
+
+/// Longest event type name kept whole in [`FrameReader::other_events`], in bytes; a longer
+/// one is cut there (at a character boundary) and ends with `…`.
+pub const MAX_EVENT_TYPE_NAME: usize = 64;
 
 /// Which transport framing the input uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -263,6 +275,44 @@ pub struct FrameReader {
     pub bytes_read: u64,
     /// A 0-byte HTTP body is a frame (rejected as `empty`) rather than no message.
     empty_body_is_frame: bool,
+    /// SSE events that carry data but are of another type than `message` (the
+    /// 2024-11-05 `endpoint` event, a misspelt `event: Message`), by event type: skipped,
+    /// not frames, and counted here so that none goes unreported (new-user trial: an
+    /// `event: Message` stream checked as "0 frames"). Events without data (priming
+    /// events, `retry:`-only blocks) are not counted. At most [`MAX_OTHER_EVENT_TYPES`]
+    /// names, each at most [`MAX_EVENT_TYPE_NAME`] bytes, then [`OTHER_EVENT_TYPES`].
+    pub other_events: BTreeMap<String, u64>,
+}
+
+/// Counts one event of type `ty` into `counts` under the limits of
+/// [`FrameReader::other_events`].
+fn count_event_type(counts: &mut BTreeMap<String, u64>, ty: &[u8]) {
+    let name = String::from_utf8_lossy(ty);
+    let name = if name.len() > MAX_EVENT_TYPE_NAME {
+        let mut cut = MAX_EVENT_TYPE_NAME;
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}…", &name[..cut])
+    } else {
+        name.into_owned()
+    };
+    add_event_type(counts, name, 1);
+}
+
+/// Adds `n` events of type `name` to `counts`: under `name` while fewer than
+/// [`MAX_OTHER_EVENT_TYPES`] names are kept (or `name` is one of them), else under
+/// [`OTHER_EVENT_TYPES`]. Also merges one input's [`FrameReader::other_events`] into a
+/// run's totals, with the same bound.
+pub fn add_event_type(counts: &mut BTreeMap<String, u64>, name: String, n: u64) {
+    let names = counts.len() - usize::from(counts.contains_key(OTHER_EVENT_TYPES));
+    if let Some(c) = counts.get_mut(&name) {
+        *c += n;
+    } else if names < MAX_OTHER_EVENT_TYPES {
+        counts.insert(name, n);
+    } else {
+        *counts.entry(OTHER_EVENT_TYPES.to_owned()).or_default() += n;
+    }
 }
 
 enum Got {
@@ -303,6 +353,7 @@ impl FrameReader {
             data_lines: Vec::new(),
             bytes_read: 0,
             empty_body_is_frame: false,
+            other_events: BTreeMap::new(),
         }
     }
 
@@ -411,8 +462,14 @@ impl FrameReader {
                 let got = match d.status {
                     Status::Partial => None,
                     Status::Complete(Err(e)) => Some(Got::Error(e, None)),
-                    // Priming events (empty data), retry-only blocks: not messages.
-                    Status::Complete(Ok(ev)) if !ev.is_message() => Some(Got::Skip),
+                    // Priming events (empty data), retry-only blocks: not messages, not
+                    // counted. Events of other types with data: counted, then skipped.
+                    Status::Complete(Ok(ev)) if !ev.is_message() => {
+                        if !ev.data().is_empty() {
+                            count_event_type(&mut self.other_events, ev.event_type());
+                        }
+                        Some(Got::Skip)
+                    }
                     Status::Complete(Ok(ev)) => {
                         // A message event has data, so a first `data:` value.
                         self.data_lines.clear();

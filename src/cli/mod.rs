@@ -222,6 +222,9 @@ pub struct Summary {
     pub methods: BTreeMap<String, u64>,
     /// Violations by kind.
     pub violations: BTreeMap<String, u64>,
+    /// SSE events with data of another type than `message`, by event type: skipped, not
+    /// frames ([`FrameReader::other_events`]; empty for the other transports).
+    pub sse_other_events: BTreeMap<String, u64>,
 }
 
 /// An input that could not be opened or read to the end (`summary.unreadable`).
@@ -442,6 +445,9 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
             }
         }
         sum.bytes += frames.bytes_read;
+        for (name, n) in std::mem::take(&mut frames.other_events) {
+            input::add_event_type(&mut sum.sse_other_events, name, n);
+        }
         if let Some(pb) = &pb {
             pb.inc(frames.bytes_read - reported);
         }
@@ -521,5 +527,10 @@ fn write_summary(out: &mut dyn Write, sum: &Summary) -> io::Result<()> {
     human::write_counts(out, "by shape", &sum.shapes)?;
     human::write_counts(out, "by method", &sum.methods)?;
     human::write_counts(out, "violations by kind", &sum.violations)?;
+    human::write_counts(
+        out,
+        "SSE events of other types (skipped, not frames)",
+        &sum.sse_other_events,
+    )?;
     Ok(())
 }

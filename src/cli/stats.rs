@@ -74,6 +74,9 @@ pub struct Stats {
     /// Protocol revisions seen (`_meta` protocolVersion, `initialize` params and results),
     /// with the number of frames naming each.
     pub revisions: BTreeMap<String, u64>,
+    /// SSE events with data of another type than `message`, by event type: skipped, not
+    /// frames (as in `check`'s summary; empty for the other transports).
+    pub sse_other_events: BTreeMap<String, u64>,
     #[serde(skip)]
     size_list: Vec<u64>,
 }
@@ -81,9 +84,8 @@ pub struct Stats {
 impl Stats {
     /// Counts one frame: its envelope, or for a frame that did not parse the id `check`
     /// shows for it (`recovered`: the raw id text `Parser::recover_id` finds in a frame
-    /// rejected only by the duplicate-key policy).
-    /// Counts one frame; `size` is `None` for a framing error (an oversize frame, whose
-    /// length is not known, or a cut-off last line or event).
+    /// rejected only by the duplicate-key policy). `size` is `None` for a framing error (an
+    /// oversize frame, whose length is not known, or a cut-off last line or event).
     fn add(&mut self, env: Option<&Envelope<'_>>, size: Option<u64>, recovered: Option<&[u8]>) {
         self.frames += 1;
         self.size_list.extend(size);
@@ -132,8 +134,17 @@ impl Stats {
                 *a.entry(k.clone()).or_default() += n;
             }
         }
+        for (k, n) in &o.sse_other_events {
+            super::input::add_event_type(&mut self.sse_other_events, k.clone(), *n);
+        }
         self.size_list.extend_from_slice(&o.size_list);
     }
+}
+
+/// The JSON line of the total over several inputs.
+#[derive(Serialize)]
+struct TotalLine<'a> {
+    total: &'a Stats,
 }
 
 /// Decoded string value of a JSON string token (with quotes), `None` for other values.
@@ -245,6 +256,7 @@ pub fn run(
             }
         }
         st.bytes = frames.bytes_read;
+        st.sse_other_events = std::mem::take(&mut frames.other_events);
         total.merge(&st);
         st.finish();
         write_stats(&mut out, &st, format)?;
@@ -262,6 +274,12 @@ pub fn run(
 
 fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()> {
     match format {
+        // The total over several inputs (no `file`) as `{"total":{…}}`, like `check`'s
+        // `{"summary":{…}}`, so a consumer tells it from a per-input line by its key.
+        Format::Jsonl if st.file.is_none() => {
+            serde_json::to_writer(&mut *out, &TotalLine { total: st })?;
+            out.write_all(b"\n")
+        }
         Format::Jsonl => {
             serde_json::to_writer(&mut *out, st)?;
             out.write_all(b"\n")
@@ -287,6 +305,11 @@ fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()
             human::write_counts(out, "by method", &st.methods)?;
             human::write_counts(out, "ids by type", &st.ids)?;
             human::write_counts(out, "revisions seen", &st.revisions)?;
+            human::write_counts(
+                out,
+                "SSE events of other types (skipped, not frames)",
+                &st.sse_other_events,
+            )?;
             writeln!(out)
         }
     }
