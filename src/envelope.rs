@@ -1810,6 +1810,19 @@ impl OwnedEnvelope {
             Err(e) => Err((bytes, e)),
         }
     }
+    /// An owned envelope from a frame and spans recorded on that same frame (by
+    /// [`Parser::parse`], kept with [`Envelope::spans`] or [`into_parts`](Self::into_parts)),
+    /// without parsing again. Spans from another frame give meaningless but never unsafe
+    /// results, as for [`Envelope::from_parts`]: accessors return `None` for spans out of
+    /// bounds, and nothing panics.
+    pub fn from_parts(bytes: Bytes, spans: Spans) -> Self {
+        Self { bytes, spans }
+    }
+    /// The frame bytes and the spans, for storing apart and rebuilding with
+    /// [`from_parts`](Self::from_parts).
+    pub fn into_parts(self) -> (Bytes, Spans) {
+        (self.bytes, self.spans)
+    }
     /// The frame bytes.
     pub fn bytes(&self) -> &Bytes {
         &self.bytes

@@ -237,3 +237,33 @@ fn owned_envelope_id_bytes_is_the_raw_id_zero_copy() {
         }
     }
 }
+
+/// `OwnedEnvelope::from_parts` / `into_parts` (trial doubt, session 12: spans stored next to
+/// a buffer could be rebuilt only as a borrowed `Envelope`). The round trip keeps every
+/// field; spans paired with a shorter frame give `None`, never a panic.
+#[test]
+fn owned_envelope_from_parts_round_trip_and_mismatched_spans() {
+    use bytes::Bytes;
+    use mcpwire::OwnedEnvelope;
+    let frame = Bytes::from_static(
+        br#"{"jsonrpc":"2.0","id":"req-1","method":"tools/call","params":{"name":"x","_meta":{"k":1}}}"#,
+    );
+    let owned = OwnedEnvelope::parse(&Parser::new(), frame.clone()).unwrap();
+    let (bytes, spans) = owned.clone().into_parts();
+    assert_eq!(bytes, frame);
+    assert_eq!(bytes.as_ptr(), frame.as_ptr(), "no copy");
+    let again = OwnedEnvelope::from_parts(bytes, spans);
+    assert_eq!(again.spans(), owned.spans());
+    let env = again.envelope();
+    assert_eq!(env.method().unwrap().raw(), "tools/call");
+    assert_eq!(env.id_raw(), Some(r#""req-1""#));
+    assert_eq!(again.id_bytes().as_deref(), Some(&br#""req-1""#[..]));
+    assert_eq!(env.meta().map(Iterator::count), Some(1));
+    // The same spans on a frame that ends before them.
+    let short = OwnedEnvelope::from_parts(Bytes::from_static(br#"{"jsonrpc":"2.0"}"#), spans);
+    assert_eq!(short.id_bytes(), None);
+    let env = short.envelope();
+    assert_eq!(env.id_raw(), None);
+    assert!(env.method().is_none());
+    assert!(env.meta().is_none_or(|m| m.count() == 0));
+}
