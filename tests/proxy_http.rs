@@ -1161,6 +1161,46 @@ async fn malformed_client_response_to_a_server_request_is_replaced_upstream() {
     }
 }
 
+/// Session 12's open item: the upstream's answer to a replacement POST was dropped without a
+/// look. A status other than 2xx is now noted in the log (the client's 400 is unchanged).
+#[tokio::test]
+async fn refused_replacement_upstream_is_noted() {
+    let route: Route = Arc::new(|seen: &Seen| {
+        if seen.body == LEGACY_LIST.as_bytes() {
+            fixed("200 OK", "text/event-stream", &sse_event(SERVER_PING))
+        } else {
+            fixed("500 Internal Server Error", "text/plain", b"no")
+        }
+    });
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &["--profile", "legacy"]);
+    let got = legacy_post(proxy.addr, Some("S1"), LEGACY_LIST).await;
+    assert_eq!(got.status, 200);
+    let notes = |p: &ProxyProc| -> Vec<String> {
+        p.records()
+            .iter()
+            .filter(|r| r["event"] == "note")
+            .map(|r| r["message"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    assert!(!notes(&proxy).iter().any(|m| m.contains("replacement")));
+    let got = legacy_post(
+        proxy.addr,
+        Some("S1"),
+        r#"{"jsonrpc":"2.0","id":"srvB","result":5}"#,
+    )
+    .await;
+    assert_eq!(got.status, 400);
+    assert_eq!(up.seen().len(), 2, "the replacement went upstream");
+    // The replacement is awaited before the client's reply, so the note is already logged.
+    let n = notes(&proxy);
+    assert!(
+        n.iter()
+            .any(|m| m.contains("replacement") && m.contains("HTTP 500")),
+        "{n:?}"
+    );
+}
+
 /// Sends SIGTERM to the proxy and returns its records once it has exited (the summary last).
 #[cfg(unix)]
 fn terminate(mut proxy: ProxyProc) -> Vec<Value> {

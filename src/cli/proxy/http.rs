@@ -640,7 +640,7 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
 /// `Mcp-Session-Id` among them), `Content-Length` rewritten. The upstream's answer is awaited
 /// but neither passed on nor validated (a 404 still drops the session's state, as for any
 /// request): the client is answered with its own error reply. A failure to reach the
-/// upstream is logged by [`forward`].
+/// upstream is logged by [`forward`], any status other than 2xx as a note.
 async fn replace_upstream(p: &Arc<Proxy>, parts: &hyper::http::request::Parts, body: Vec<u8>) {
     let mut req = Request::new(());
     *req.method_mut() = parts.method.clone();
@@ -651,8 +651,15 @@ async fn replace_upstream(p: &Arc<Proxy>, parts: &hyper::http::request::Parts, b
     head.headers.remove(header::TRANSFER_ENCODING);
     head.headers
         .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
-    // The answer (a `202 Accepted` for a response) is dropped unread.
-    drop(forward(p, head, full(body), None).await);
+    // The answer is a `202 Accepted` for a response; any other status is noted, so that a
+    // replacement the server refused does not pass unseen (session 12's open item).
+    let resp = forward(p, head, full(body), None).await;
+    if !resp.status().is_success() {
+        p.note(&format!(
+            "the upstream answered the replacement error response with HTTP {}",
+            resp.status()
+        ));
+    }
 }
 
 /// Sends the request upstream and streams the response back; with `tap` (the request's
