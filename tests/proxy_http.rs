@@ -693,8 +693,18 @@ async fn get_is_forwarded_untouched_minus_hop_by_hop_headers() {
     assert_eq!(seen[0].header("accept"), Some("text/event-stream"));
     assert_eq!(seen[0].header("x-hop"), None);
     assert_eq!(seen[0].header("keep-alive"), None);
-    // GET streams are not validated: `{}` is not a JSON-RPC message, and nothing is logged.
-    assert!(proxy.violations().is_empty());
+    // The stream is validated on the way (it was not before session 13): `{}` is not a
+    // JSON-RPC message, logged as forwarded; the client got the bytes unchanged (above).
+    let viol = proxy.violations();
+    assert_eq!(viol.len(), 1, "{viol:?}");
+    assert_eq!(
+        (&viol[0]["dir"], &viol[0]["action"], &viol[0]["kind"]),
+        (
+            &Value::from("s2c"),
+            &Value::from("forwarded"),
+            &Value::from("jsonrpc-missing")
+        )
+    );
 
     // DELETE and an upstream error status pass through as they are.
     let route: Route = Arc::new(|_: &Seen| fixed("405 Method Not Allowed", "text/plain", b"nope"));
@@ -1159,6 +1169,58 @@ async fn malformed_client_response_to_a_server_request_is_replaced_upstream() {
             assert_eq!(up.seen().len(), 2, "{answer}: {:?}", up.seen());
         }
     }
+}
+
+/// A `GET` stream (the legacy standalone stream) is validated under a copy of its session's
+/// state with ids of its own: a request id the server repeats within one stream is
+/// `duplicate-request-id`; the same request replayed on a second (resumed) stream is not;
+/// the client's answer to a request sent there matches nothing in the session's tracker and
+/// is not reported `unknown-response-id` (it may answer a request the proxy saw only on a
+/// GET stream). Every byte reaches the client unchanged.
+#[tokio::test]
+async fn get_stream_is_validated_with_ids_of_its_own() {
+    let mut stream = sse_event(SERVER_PING);
+    stream.extend(sse_event(SERVER_PING));
+    let body = stream.clone();
+    let route: Route = Arc::new(move |seen: &Seen| {
+        if seen.method == "GET" {
+            fixed("200 OK", "text/event-stream", &body)
+        } else {
+            fixed("202 Accepted", "text/plain", b"")
+        }
+    });
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &["--profile", "legacy"]);
+    let get = || {
+        request(
+            "GET",
+            "/mcp",
+            &[("Accept", "text/event-stream"), ("Mcp-Session-Id", "S1")],
+            b"",
+            false,
+        )
+    };
+    for round in 1..=2 {
+        let got = send(proxy.addr, &get()).await;
+        assert_eq!(got.status, 200);
+        assert_eq!(got.body, stream, "unchanged");
+        let viol = proxy.violations();
+        assert_eq!(viol.len(), round, "one per stream: {viol:?}");
+        let v = &viol[round - 1];
+        assert_eq!(v["kind"], "duplicate-request-id", "{v}");
+        assert_eq!(
+            (&v["dir"], &v["action"]),
+            (&Value::from("s2c"), &Value::from("forwarded"))
+        );
+    }
+    let got = legacy_post(
+        proxy.addr,
+        Some("S1"),
+        r#"{"jsonrpc":"2.0","id":"srvB","result":{}}"#,
+    )
+    .await;
+    assert_eq!(got.status, 202);
+    assert_eq!(proxy.violations().len(), 2, "{:?}", proxy.violations());
 }
 
 /// Session 12's open item: the upstream's answer to a replacement POST was dropped without a

@@ -21,8 +21,8 @@
 //!   with that id ([`mcpwire::profile::replacement_reply`]) is POSTed upstream in place of the
 //!   body (the client's headers, `Mcp-Session-Id` included, with `Content-Length` rewritten;
 //!   one POST per replaced batch element), so the server's request does not wait forever.
-//!   The upstream's answer to that POST is awaited and discarded (a failure is logged as a
-//!   `note`); the client still gets its error reply as above, since its message was
+//!   The upstream's answer to that POST is awaited and discarded (a failure, or a status
+//!   other than 2xx, is logged as a `note`); the client still gets its error reply as above, since its message was
 //!   rejected (the upstream's `202 Accepted` would tell it otherwise).
 //! * The upstream's response to such a POST streams back unchanged, chunk by chunk as it
 //!   arrives (nothing is held back to wait for a whole response). On the way it is framed
@@ -30,8 +30,13 @@
 //!   ([`SseFramer`]; events without data, such as legacy priming events, and events of a type
 //!   other than `message` are not messages), `application/json` bodies as one message at
 //!   their end. Violations are logged with action `forwarded`.
-//! * Everything else (`GET` streams, `DELETE`, other paths, other methods) is forwarded
-//!   untouched both ways, without validation.
+//! * A `GET` stream of the endpoint (the legacy standalone server-to-client stream, or a
+//!   resumed response stream) streams back unchanged as well and is validated the same way,
+//!   under a copy of its session's state: the session's revision applies, but its ids are
+//!   tracked apart (a resumed stream replays events the proxy may have seen before), so
+//!   requests the server sends there do not enter the session's tracker.
+//! * Everything else (`DELETE`, other paths, other methods) is forwarded untouched both
+//!   ways, without validation.
 //!
 //! # Sessions
 //!
@@ -55,10 +60,11 @@
 //! * A session's state is dropped when the upstream answers a `DELETE` of the endpoint with
 //!   that session id with a 2xx status (the session ended), or answers any request of that
 //!   session on the endpoint with 404 (the session expired; the client re-initialises).
-//! * `GET` streams are not validated, so server-to-client requests sent on them pass unseen:
-//!   a response the client POSTs whose id matches no request the proxy saw is not reported
-//!   as `unknown-response-id` (nor is it after fresh state). Responses of the server are
-//!   always matched: they answer the request of their own POST.
+//! * Server-to-client requests sent on `GET` streams are validated but not tracked in the
+//!   session (see above): a response the client POSTs whose id matches no request the
+//!   proxy tracked is not reported as `unknown-response-id` (nor is it after fresh state).
+//!   Responses of the server on POST streams are always matched: they answer the request of
+//!   their own POST.
 //!
 //! `--monitor` forwards rejected bodies too (oversize ones included, streamed on as they
 //! arrive). The proxy runs until SIGINT / SIGTERM (Ctrl-C off Unix), then writes the summary
@@ -246,6 +252,22 @@ impl Proxy {
         let mut s = Session::new(self.profile, self.max_in_flight);
         s.tracker_mut().set_partial(Direction::ServerToClient);
         s
+    }
+
+    /// The state the messages of a `GET` stream of the endpoint (request headers `h`) are
+    /// judged with: a copy of its session's state (the negotiated revision, declared
+    /// extensions), so they are judged under the session's revision, with a tracker of their
+    /// own that judges no id against the session's: a resumed stream (`Last-Event-ID`)
+    /// replays events the proxy may have seen on an earlier stream, and a replayed request
+    /// or response is not a duplicate or an unknown id. Ids repeated within the stream are
+    /// still reported.
+    fn get_stream_state(&self, h: &HeaderMap) -> SharedSession {
+        let shared = self.session_for(h);
+        let mut s = sessions::lock(&shared).clone();
+        for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+            s.tracker_mut().set_partial(dir);
+        }
+        sessions::share(s)
     }
 
     /// The state a request with headers `h` is judged with: its session's, or fresh state
@@ -496,6 +518,11 @@ async fn handle(p: Arc<Proxy>, req: Request<Incoming>) -> Result<Response<ProxyB
     if req.method() == Method::POST && on_endpoint(req.uri().path(), &p.endpoint) {
         return Ok(handle_post(p, req).await);
     }
+    if req.method() == Method::GET && on_endpoint(req.uri().path(), &p.endpoint) {
+        let state = p.get_stream_state(req.headers());
+        let (parts, body) = req.into_parts();
+        return Ok(forward(&p, parts, body.boxed(), Some(state)).await);
+    }
     let (parts, body) = req.into_parts();
     Ok(forward(&p, parts, body.boxed(), None).await)
 }
@@ -673,6 +700,7 @@ async fn forward(
 ) -> Response<ProxyBody> {
     let to_endpoint = on_endpoint(parts.uri.path(), &p.endpoint);
     let delete = parts.method == Method::DELETE;
+    let post = parts.method == Method::POST;
     let key = session_key(&parts.headers);
     let mut uri = hyper::http::uri::Parts::default();
     uri.scheme = Some(p.scheme.clone());
@@ -704,7 +732,7 @@ async fn forward(
             }
             // The server started a session on this request (`initialize`): its state so far
             // is the session's.
-            (None, Some(s)) => {
+            (None, Some(s)) if post => {
                 if let Some(id) = session_key(&parts.headers) {
                     p.sessions().insert(&id, s.clone());
                 }
