@@ -208,7 +208,7 @@ struct Proxy {
     scheme: hyper::http::uri::Scheme,
     authority: hyper::http::uri::Authority,
     /// The MCP endpoint path (`/mcp`).
-    endpoint: String,
+    endpoint: Endpoint,
     client: Client<HttpConnector, ProxyBody>,
     judge: Mutex<Judge>,
     /// Session state by `Mcp-Session-Id`. Lock order: the table alone (never while a session
@@ -350,10 +350,12 @@ async fn serve(args: HttpArgs) -> io::Result<u8> {
     let (Some(scheme), Some(authority)) = (parts.scheme, parts.authority) else {
         return Err(io::Error::other("upstream URL without scheme or host"));
     };
-    let endpoint = parts
-        .path_and_query
-        .map(|p| p.path().to_owned())
-        .unwrap_or_else(|| "/".to_owned());
+    let endpoint = Endpoint::new(
+        parts
+            .path_and_query
+            .map(|p| p.path().to_owned())
+            .unwrap_or_else(|| "/".to_owned()),
+    );
     let proxy = Arc::new(Proxy {
         scheme,
         authority,
@@ -469,56 +471,54 @@ fn own_response(
     r
 }
 
-/// The path's segments as an upstream may read them: percent-escapes decoded, `;` parameters
-/// dropped, empty and `.` segments removed, `..` applied, ASCII case folded.
+/// The path's segments as an upstream may read them: `;` parameters dropped, percent-escapes
+/// decoded (an escaped `/` separates segments too, as for an upstream that decodes before
+/// it routes), empty and `.` segments removed, `..` applied, ASCII case folded.
 fn path_segments(path: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for seg in path.split('/') {
         let seg = seg.split(';').next().unwrap_or("");
-        let bytes = seg.as_bytes();
-        let mut decoded = Vec::with_capacity(bytes.len());
-        let mut i = 0;
-        while i < bytes.len() {
-            let hex = |b: u8| (b as char).to_digit(16);
-            match (
-                bytes[i],
-                bytes.get(i + 1).and_then(|&b| hex(b)),
-                bytes.get(i + 2).and_then(|&b| hex(b)),
-            ) {
-                (b'%', Some(h), Some(l)) => {
-                    decoded.push((h * 16 + l) as u8);
-                    i += 3;
+        let decoded: Vec<u8> = percent_encoding::percent_decode_str(seg).collect();
+        for part in decoded.split(|&b| b == b'/') {
+            let part = String::from_utf8_lossy(part).to_ascii_lowercase();
+            match part.as_str() {
+                "" | "." => {}
+                ".." => {
+                    out.pop();
                 }
-                (b, _, _) => {
-                    decoded.push(b);
-                    i += 1;
-                }
+                _ => out.push(part),
             }
-        }
-        let seg = String::from_utf8_lossy(&decoded).to_ascii_lowercase();
-        match seg.as_str() {
-            "" | "." => {}
-            ".." => {
-                out.pop();
-            }
-            _ => out.push(seg),
         }
     }
     out
 }
 
-/// True when `path` names the MCP endpoint for some reading of it (re-trial finding: `//mcp`,
-/// `/m%63p`, `/./mcp`, `/MCP`, `/mcp/` and `/mcp;a` went through unvalidated, and an upstream
-/// that normalises paths served them as `/mcp`). Every such POST is validated.
-fn on_endpoint(path: &str, endpoint: &str) -> bool {
-    path == endpoint || path_segments(path) == path_segments(endpoint)
+/// The MCP endpoint's path, and its segments as [`path_segments`] reads them (computed once,
+/// not per request).
+struct Endpoint {
+    path: String,
+    segments: Vec<String>,
+}
+
+impl Endpoint {
+    fn new(path: String) -> Self {
+        let segments = path_segments(&path);
+        Self { path, segments }
+    }
+
+    /// True when `path` names the endpoint for some reading of it (re-trial finding: `//mcp`,
+    /// `/m%63p`, `/./mcp`, `/MCP`, `/mcp/` and `/mcp;a` went through unvalidated, and an
+    /// upstream that normalises paths served them as `/mcp`). Every such POST is validated.
+    fn matches(&self, path: &str) -> bool {
+        path == self.path || path_segments(path) == self.segments
+    }
 }
 
 async fn handle(p: Arc<Proxy>, req: Request<Incoming>) -> Result<Response<ProxyBody>, Infallible> {
-    if req.method() == Method::POST && on_endpoint(req.uri().path(), &p.endpoint) {
+    if req.method() == Method::POST && p.endpoint.matches(req.uri().path()) {
         return Ok(handle_post(p, req).await);
     }
-    if req.method() == Method::GET && on_endpoint(req.uri().path(), &p.endpoint) {
+    if req.method() == Method::GET && p.endpoint.matches(req.uri().path()) {
         let state = p.get_stream_state(req.headers());
         let (parts, body) = req.into_parts();
         return Ok(forward(&p, parts, body.boxed(), Some(state)).await);
@@ -698,7 +698,7 @@ async fn forward(
     body: ProxyBody,
     tap: Option<SharedSession>,
 ) -> Response<ProxyBody> {
-    let to_endpoint = on_endpoint(parts.uri.path(), &p.endpoint);
+    let to_endpoint = p.endpoint.matches(parts.uri.path());
     let delete = parts.method == Method::DELETE;
     let post = parts.method == Method::POST;
     let key = session_key(&parts.headers);
@@ -979,6 +979,7 @@ mod tests {
     /// validation, and a normalising upstream served them as the endpoint.
     #[test]
     fn every_spelling_of_the_endpoint_is_the_endpoint() {
+        let mcp = Endpoint::new("/mcp".into());
         for path in [
             "/mcp",
             "//mcp",
@@ -991,13 +992,19 @@ mod tests {
             "/x/../mcp",
             "/mcp//",
             "/%2e/mcp",
+            // Session 13: an escaped `/` separates segments too (an upstream that decodes
+            // the path before routing reads `//mcp`).
+            "/%2Fmcp",
+            "/x%2f..%2fmcp",
         ] {
-            assert!(on_endpoint(path, "/mcp"), "{path}");
+            assert!(mcp.matches(path), "{path}");
         }
-        for path in ["/", "/mcpx", "/mc", "/mcp/x", "/x/mcp", "/mcp%2fx"] {
-            assert!(!on_endpoint(path, "/mcp"), "{path}");
+        for path in [
+            "/", "/mcpx", "/mc", "/mcp/x", "/x/mcp", "/mcp%2fx", "/m%6", "/%zzmcp",
+        ] {
+            assert!(!mcp.matches(path), "{path}");
         }
-        assert!(on_endpoint("/api//v1/./MCP/", "/api/v1/mcp"));
+        assert!(Endpoint::new("/api/v1/mcp".into()).matches("/api//v1/./MCP/"));
     }
 
     /// Adversarial trial (session 3): the key was decoded lossily, so `a\x80` and `a\x81`
