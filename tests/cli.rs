@@ -815,6 +815,14 @@ fn sse_other_event_counts_are_bounded() {
         let (_, _, sum) = check_jsonl(&["--transport", "sse"], &f);
         assert_eq!(sum["sse_other_events"][&want], 1, "{len}");
     }
+    // A name of 1 MiB: only its first 64 bytes are kept.
+    let f = temp_file(
+        &dir,
+        "huge.sse",
+        format!("event: {}\ndata: x\n\n", "b".repeat(1 << 20)).as_bytes(),
+    );
+    let (_, _, sum) = check_jsonl(&["--transport", "sse"], &f);
+    assert_eq!(sum["sse_other_events"][&format!("{}…", "b".repeat(64))], 1);
     // A cut never splits a character: "é" (2 bytes) across the 64-byte mark.
     let name = format!("{}é", "a".repeat(63));
     let f = temp_file(

@@ -287,7 +287,10 @@ pub struct FrameReader {
 /// Counts one event of type `ty` into `counts` under the limits of
 /// [`FrameReader::other_events`].
 fn count_event_type(counts: &mut BTreeMap<String, u64>, ty: &[u8]) {
-    let name = String::from_utf8_lossy(ty);
+    // A name may be as long as a line (megabytes): only a prefix is decoded. Every byte
+    // decodes to at least one, so the first `MAX_EVENT_TYPE_NAME` bytes of the result come
+    // from this prefix, and a character cut at its end lies past them.
+    let name = String::from_utf8_lossy(&ty[..ty.len().min(4 * MAX_EVENT_TYPE_NAME)]);
     let name = if name.len() > MAX_EVENT_TYPE_NAME {
         let mut cut = MAX_EVENT_TYPE_NAME;
         while !name.is_char_boundary(cut) {
