@@ -1171,6 +1171,35 @@ async fn malformed_client_response_to_a_server_request_is_replaced_upstream() {
     }
 }
 
+/// SSE events of another type than `message` that carry data (here a misspelt
+/// `event: Message`) are passed on unvalidated, as MCP clients do not read them as messages,
+/// and counted by type in the summary (as `check` does), so they do not pass unseen.
+#[cfg(unix)]
+#[tokio::test]
+async fn sse_events_of_other_types_are_counted_in_the_summary() {
+    let mut stream =
+        b"event: Message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n".to_vec();
+    stream.extend(b"id: 1\ndata:\n\n"); // a priming event: no data, not counted
+    stream.extend(sse_event(LEGACY_TOOLS));
+    let body = stream.clone();
+    let route: Route = Arc::new(move |_: &Seen| fixed("200 OK", "text/event-stream", &body));
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &["--profile", "legacy"]);
+    let got = legacy_post(proxy.addr, Some("S1"), LEGACY_LIST).await;
+    assert_eq!(got.status, 200);
+    assert_eq!(got.body, stream, "unchanged");
+    assert!(proxy.violations().is_empty(), "{:?}", proxy.violations());
+    let recs = terminate(proxy);
+    let s = recs.last().unwrap();
+    assert_eq!(s["event"], "summary", "{recs:?}");
+    assert_eq!(
+        s["s2c"]["sse_other_events"],
+        serde_json::json!({"Message": 1}),
+        "{s}"
+    );
+    assert_eq!(s["s2c"]["frames"], 1, "{s}");
+}
+
 /// A `GET` stream (the legacy standalone stream) is validated under a copy of its session's
 /// state with ids of its own: a request id the server repeats within one stream is
 /// `duplicate-request-id`; the same request replayed on a second (resumed) stream is not;

@@ -286,7 +286,7 @@ pub struct FrameReader {
 
 /// Counts one event of type `ty` into `counts` under the limits of
 /// [`FrameReader::other_events`].
-fn count_event_type(counts: &mut BTreeMap<String, u64>, ty: &[u8]) {
+pub fn count_event_type(counts: &mut BTreeMap<String, u64>, ty: &[u8]) {
     // A name may be as long as a line (megabytes): only a prefix is decoded. Every byte
     // decodes to at least one, so the first `MAX_EVENT_TYPE_NAME` bytes of the result come
     // from this prefix, and a character cut at its end lies past them.

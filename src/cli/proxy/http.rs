@@ -22,14 +22,16 @@
 //!   body (the client's headers, `Mcp-Session-Id` included, with `Content-Length` rewritten;
 //!   one POST per replaced batch element), so the server's request does not wait forever.
 //!   The upstream's answer to that POST is awaited and discarded (a failure, or a status
-//!   other than 2xx, is logged as a `note`); the client still gets its error reply as above, since its message was
-//!   rejected (the upstream's `202 Accepted` would tell it otherwise).
+//!   other than 2xx, is logged as a `note`); the client still gets its error reply as
+//!   above, since its message was rejected (the upstream's `202 Accepted` would tell it
+//!   otherwise).
 //! * The upstream's response to such a POST streams back unchanged, chunk by chunk as it
 //!   arrives (nothing is held back to wait for a whole response). On the way it is framed
 //!   and validated as server-to-client traffic: `text/event-stream` bodies event by event
 //!   ([`SseFramer`]; events without data, such as legacy priming events, and events of a type
-//!   other than `message` are not messages), `application/json` bodies as one message at
-//!   their end. Violations are logged with action `forwarded`.
+//!   other than `message` are not messages; the latter, when they carry data, are counted
+//!   by type in the summary's `sse_other_events`), `application/json` bodies as one message
+//!   at their end. Violations are logged with action `forwarded`.
 //! * A `GET` stream of the endpoint (the legacy standalone server-to-client stream, or a
 //!   resumed response stream) streams back unchanged as well and is validated the same way,
 //!   under a copy of its session's state: the session's revision applies, but its ids are
@@ -899,6 +901,9 @@ fn sse_events(
                     let mut s = sessions::lock(session);
                     p.judge()
                         .observe(&mut s, Direction::ServerToClient, at, data, parsed);
+                } else if !data.is_empty() {
+                    p.judge()
+                        .count_sse_other_event(Direction::ServerToClient, ev.event_type());
                 }
                 false
             }

@@ -180,6 +180,12 @@ impl Judge {
         }
     }
 
+    /// Counts an SSE event of type `ty` (not `message`) that carried data in `dir`: not a
+    /// message, passed on unvalidated, counted in the summary.
+    pub fn count_sse_other_event(&mut self, dir: Direction, ty: &[u8]) {
+        crate::cli::input::count_event_type(&mut self.stats(dir).sse_other_events, ty);
+    }
+
     /// Judges a frame of `session` that flowed in `dir`, starting at stream byte `offset`,
     /// whose parse gave `parsed`. `headers` are the HTTP request headers of a POST body
     /// (client → server), for the header-mirror check.

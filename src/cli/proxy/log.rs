@@ -43,6 +43,9 @@ pub struct DirStats {
     /// `MAX_METHODS` names of at most `MAX_METHOD_LEN` bytes; the rest under
     /// `"(other methods)"`).
     pub methods: BTreeMap<String, u64>,
+    /// SSE events with data of another type than `message` (not messages: passed on, not
+    /// validated), by event type, bounded as in `check`'s summary.
+    pub sse_other_events: BTreeMap<String, u64>,
 }
 
 /// Whole-session counters.
