@@ -474,15 +474,17 @@ fn own_response(
 }
 
 /// The path's segments as an upstream may read them: `;` parameters dropped, percent-escapes
-/// decoded (an escaped `/` separates segments too, as for an upstream that decodes before
-/// it routes), empty and `.` segments removed, `..` applied, ASCII case folded.
+/// decoded, `/` and `\` both separators (escaped too, as for an upstream that decodes before
+/// it routes, or one on Windows), ASCII whitespace around a segment trimmed, empty and `.`
+/// segments removed, `..` applied, ASCII case folded. Reading more paths as the endpoint
+/// only validates more POSTs.
 fn path_segments(path: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for seg in path.split('/') {
+    for seg in path.split(['/', '\\']) {
         let seg = seg.split(';').next().unwrap_or("");
         let decoded: Vec<u8> = percent_encoding::percent_decode_str(seg).collect();
-        for part in decoded.split(|&b| b == b'/') {
-            let part = String::from_utf8_lossy(part).to_ascii_lowercase();
+        for part in decoded.split(|&b| b == b'/' || b == b'\\') {
+            let part = String::from_utf8_lossy(part.trim_ascii()).to_ascii_lowercase();
             match part.as_str() {
                 "" | "." => {}
                 ".." => {
@@ -1001,6 +1003,18 @@ mod tests {
             // the path before routing reads `//mcp`).
             "/%2Fmcp",
             "/x%2f..%2fmcp",
+            // Hostile trial, session 13 (all forwarded unvalidated on `a8f7052`).
+            "/mcp%2F",
+            "/%6Dcp%2F",
+            "/mcp%2f%2e",
+            "/x/..%2Fmcp",
+            "/x%2F..%2Fmcp",
+            "/mcp%2F..%2Fmcp",
+            "/mcp%5C",
+            "/mcp\\",
+            "/mcp%20",
+            "/mcp%09",
+            "/x\\..\\mcp",
         ] {
             assert!(mcp.matches(path), "{path}");
         }
