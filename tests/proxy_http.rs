@@ -1200,6 +1200,83 @@ async fn sse_events_of_other_types_are_counted_in_the_summary() {
     assert_eq!(s["s2c"]["frames"], 1, "{s}");
 }
 
+/// Hostile trial (session 13): an upstream response cut short (fewer bytes than its
+/// `Content-Length`, then the connection closed) reached the client with nothing logged, and
+/// a 200 answer to a POST in a content type no MCP client reads (`text/plain`) was neither
+/// checked nor logged. Both are now notes; the cut body is judged as it arrived
+/// (`unexpected-end`, forwarded).
+#[tokio::test]
+async fn cut_or_unreadable_upstream_answers_are_noted() {
+    let route: Route = Arc::new(|seen: &Seen| {
+        if seen.body == LEGACY_LIST.as_bytes() {
+            let mut first = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\nconnection: close\r\n\r\n".to_vec();
+            first.extend_from_slice(br#"{"jsonrpc""#);
+            Answer {
+                first,
+                gate: None,
+                rest: Vec::new(),
+            }
+        } else {
+            fixed("200 OK", "text/plain", b"hello")
+        }
+    });
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &["--profile", "legacy"]);
+    let notes = |p: &ProxyProc| -> Vec<String> {
+        p.records()
+            .iter()
+            .filter(|r| r["event"] == "note")
+            .map(|r| r["message"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let h = [
+        ("Content-Type", "application/json"),
+        ("mcp-protocol-version", "2025-06-18"),
+        ("mcp-session-id", "S1"),
+    ];
+    let raw = tokio::time::timeout(LIMIT, async {
+        let mut s = TcpStream::connect(proxy.addr).await.unwrap();
+        s.write_all(&request("POST", "/mcp", &h, LEGACY_LIST.as_bytes(), false))
+            .await
+            .unwrap();
+        let mut raw = Vec::new();
+        let _ = s.read_to_end(&mut raw).await; // cut: EOF or a reset
+        raw
+    })
+    .await
+    .expect("the proxy ends the cut response");
+    assert!(
+        raw.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&raw)
+    );
+    let n = notes(&proxy);
+    assert!(
+        n.iter().any(|m| m.contains("response body failed")),
+        "{n:?}"
+    );
+    let viol = proxy.violations();
+    assert_eq!(viol.len(), 1, "{viol:?}");
+    assert_eq!(
+        (&viol[0]["kind"], &viol[0]["action"]),
+        (&Value::from("unexpected-end"), &Value::from("forwarded"))
+    );
+    // A 200 in text/plain to a POST: passed on, noted.
+    let got = legacy_post(
+        proxy.addr,
+        Some("S1"),
+        r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+    )
+    .await;
+    assert_eq!((got.status, &got.body[..]), (200, &b"hello"[..]));
+    let n = notes(&proxy);
+    assert!(
+        n.iter()
+            .any(|m| m.contains("text/plain") && m.contains("not validated")),
+        "{n:?}"
+    );
+}
+
 /// A `GET` stream (the legacy standalone stream) is validated under a copy of its session's
 /// state with ids of its own: a request id the server repeats within one stream is
 /// `duplicate-request-id`; the same request replayed on a second (resumed) stream is not;

@@ -757,6 +757,25 @@ async fn forward(
                 buf: Vec::new(),
                 len: 0,
             }),
+            // A 2xx answer to a POST of the endpoint that is neither: nothing the client's
+            // SDK reads as a message, so it is noted (hostile trial, session 13).
+            other
+                if post
+                    && parts.status.is_success()
+                    && parts.status != StatusCode::ACCEPTED
+                    && parts
+                        .headers
+                        .get(header::CONTENT_LENGTH)
+                        .is_none_or(|v| v != "0") =>
+            {
+                p.note(&format!(
+                    "the upstream answered a POST with HTTP {} and Content-Type {}: \
+                     not validated (MCP expects application/json or text/event-stream)",
+                    parts.status,
+                    other.unwrap_or("(none)")
+                ));
+                None
+            }
             _ => None,
         }
     } else {
@@ -962,8 +981,17 @@ impl Body for Tapped {
                     tap.finish();
                 }
             }
-            // An upstream error ends the stream; what was cut off is not judged.
-            Poll::Ready(Some(Err(_))) => this.tap = None,
+            // An upstream error (a connection closed before the declared length, a broken
+            // chunk) ends the stream: noted, and what arrived is judged as the whole body, so
+            // an event or message cut off is reported (hostile trial, session 13: a cut
+            // response reached the client with nothing logged).
+            Poll::Ready(Some(Err(e))) => {
+                if let Some(mut tap) = this.tap.take() {
+                    tap.proxy
+                        .note(&format!("the upstream's response body failed: {e}"));
+                    tap.finish();
+                }
+            }
             Poll::Pending => {}
         }
         r
