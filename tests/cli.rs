@@ -767,6 +767,36 @@ fn sse_events_of_other_types_are_counted() {
     assert_eq!(sum["sse_other_events"], serde_json::json!({}));
 }
 
+/// Hostile trial (session 13), exact input: four events whose `data` field name is misspelt
+/// checked as "0 frames", exit 0, with no trace. The lines are still ignored (the event
+/// stream standard says so), but counted: `sse_unknown_fields` and a human line.
+#[test]
+fn sse_misspelt_field_names_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(
+        &dir,
+        "lost.sse",
+        b"Data: M\n\ndata : M\n\n\xef\xbb\xbf\xef\xbb\xbfdata: M\n\n data: M\n\n",
+    );
+    let (code, recs, sum) = check_jsonl(&["--transport", "sse"], &f);
+    assert_eq!((code, recs.len()), (0, 0));
+    assert_eq!(sum["sse_unknown_fields"], 4);
+    let text = stdout_of(&["check", "--transport", "sse"], &f, 0);
+    assert!(
+        text.contains("SSE lines with an unknown field name (ignored, values lost; e.g. a misspelt `Data:`): 4"),
+        "{text}"
+    );
+    let st = stdout_of(&["stats", "--transport", "sse", "--format", "jsonl"], &f, 0);
+    let st: Value = serde_json::from_str(st.trim()).unwrap();
+    assert_eq!(st["sse_unknown_fields"], 4);
+    // None on a clean stream, and none for stdio.
+    let g = temp_file(&dir, "ok.sse", b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n");
+    let (_, _, sum) = check_jsonl(&["--transport", "sse"], &g);
+    assert_eq!(sum["sse_unknown_fields"], 0);
+    let text = stdout_of(&["check", "--transport", "sse"], &g, 0);
+    assert!(!text.contains("unknown field"), "{text}");
+}
+
 /// The per-type counts are bounded: at most 32 type names, the rest under "(more types)";
 /// a name is kept whole up to 64 bytes and cut there (at a character boundary) with "…".
 /// Each limit at the boundary and one either side.

@@ -601,3 +601,41 @@ fn four_mb_data_line_in_64_byte_reads_is_linear() {
         f.bytes_examined()
     );
 }
+
+/// Hostile trial (session 13): misspelt field names (`Data:`, `data :`, ` data:`, a second
+/// BOM before `data:` mid-stream) make the standard ignore the line, so the value is lost
+/// and the event carries no data. `SseFramer::unknown_fields` counts such lines (split
+/// anywhere, the same count); the known fields, comments and blank lines are not counted.
+#[test]
+fn unknown_field_names_are_counted() {
+    let input = b"Data: M\n\ndata : M\n\n\xef\xbb\xbf\xef\xbb\xbfdata: M\n\n data: M\n\nfoo\n\n";
+    let known = b"\xef\xbb\xbf: c\nevent: x\nid: 1\nretry: 5\ndata: {}\n\ndata:\n\n";
+    for (stream, want, with_data) in [(&input[..], 5, 0), (&known[..], 0, 1)] {
+        for split in 0..=stream.len() {
+            let mut f = SseFramer::new();
+            let mut got = 0;
+            let mut buf = Vec::new();
+            for (part, last) in [(&stream[..split], false), (&stream[split..], true)] {
+                buf.extend_from_slice(part);
+                loop {
+                    let d = if last { f.finish(&buf) } else { f.decode(&buf) };
+                    let consumed = d.consumed;
+                    let done = match d.status {
+                        Status::Partial => true,
+                        Status::Complete(Ok(ev)) => {
+                            got += usize::from(!ev.data().is_empty());
+                            false
+                        }
+                        Status::Complete(Err(e)) => panic!("{e}"),
+                    };
+                    buf.drain(..consumed);
+                    if done {
+                        break;
+                    }
+                }
+            }
+            assert_eq!(f.unknown_fields(), want, "split {split}");
+            assert_eq!(got, with_data, "split {split}");
+        }
+    }
+}

@@ -1180,6 +1180,7 @@ async fn sse_events_of_other_types_are_counted_in_the_summary() {
     let mut stream =
         b"event: Message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n".to_vec();
     stream.extend(b"id: 1\ndata:\n\n"); // a priming event: no data, not counted
+    stream.extend(b"Data: x\n\n"); // a misspelt field: its line counted
     stream.extend(sse_event(LEGACY_TOOLS));
     let body = stream.clone();
     let route: Route = Arc::new(move |_: &Seen| fixed("200 OK", "text/event-stream", &body));
@@ -1197,6 +1198,7 @@ async fn sse_events_of_other_types_are_counted_in_the_summary() {
         serde_json::json!({"Message": 1}),
         "{s}"
     );
+    assert_eq!(s["s2c"]["sse_unknown_fields"], 1, "{s}");
     assert_eq!(s["s2c"]["frames"], 1, "{s}");
 }
 

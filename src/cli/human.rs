@@ -203,6 +203,20 @@ pub fn write_counts(
     Ok(())
 }
 
+/// The line about SSE field lines of unknown names (nothing when there is none).
+///
+/// # Errors
+/// Write errors on `out`.
+pub fn write_unknown_fields(out: &mut dyn Write, n: u64) -> io::Result<()> {
+    if n == 0 {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "SSE lines with an unknown field name (ignored, values lost; e.g. a misspelt `Data:`): {n}"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::excerpt;

@@ -360,6 +360,15 @@ impl FrameReader {
         }
     }
 
+    /// SSE field lines of an unknown name read so far ([`SseFramer::unknown_fields`]: a
+    /// misspelt `Data:` loses its value); 0 for the other transports.
+    pub fn sse_unknown_fields(&self) -> u64 {
+        match &self.framer {
+            Framer::Sse(f) => f.unknown_fields(),
+            _ => 0,
+        }
+    }
+
     /// With `--transport http-body`: makes a 0-byte body one frame (which the parser rejects
     /// as `empty`, -32700) instead of no message. For request bodies (client to server): a
     /// POST always carries a message, and a server answers an empty one -32700; only a

@@ -225,6 +225,9 @@ pub struct Summary {
     /// SSE events with data of another type than `message`, by event type: skipped, not
     /// frames ([`FrameReader::other_events`]; empty for the other transports).
     pub sse_other_events: BTreeMap<String, u64>,
+    /// SSE field lines whose name is none of `data`, `event`, `id`, `retry` (ignored by the
+    /// event stream standard: a misspelt `Data:` line loses its value).
+    pub sse_unknown_fields: u64,
 }
 
 /// An input that could not be opened or read to the end (`summary.unreadable`).
@@ -445,6 +448,7 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
             }
         }
         sum.bytes += frames.bytes_read;
+        sum.sse_unknown_fields += frames.sse_unknown_fields();
         for (name, n) in std::mem::take(&mut frames.other_events) {
             input::add_event_type(&mut sum.sse_other_events, name, n);
         }
@@ -532,5 +536,6 @@ fn write_summary(out: &mut dyn Write, sum: &Summary) -> io::Result<()> {
         "SSE events of other types (skipped, not frames)",
         &sum.sse_other_events,
     )?;
+    human::write_unknown_fields(out, sum.sse_unknown_fields)?;
     Ok(())
 }

@@ -77,6 +77,8 @@ pub struct Stats {
     /// SSE events with data of another type than `message`, by event type: skipped, not
     /// frames (as in `check`'s summary; empty for the other transports).
     pub sse_other_events: BTreeMap<String, u64>,
+    /// SSE field lines of an unknown name (as in `check`'s summary).
+    pub sse_unknown_fields: u64,
     #[serde(skip)]
     size_list: Vec<u64>,
 }
@@ -134,6 +136,7 @@ impl Stats {
                 *a.entry(k.clone()).or_default() += n;
             }
         }
+        self.sse_unknown_fields += o.sse_unknown_fields;
         for (k, n) in &o.sse_other_events {
             super::input::add_event_type(&mut self.sse_other_events, k.clone(), *n);
         }
@@ -257,6 +260,7 @@ pub fn run(
         }
         st.bytes = frames.bytes_read;
         st.sse_other_events = std::mem::take(&mut frames.other_events);
+        st.sse_unknown_fields = frames.sse_unknown_fields();
         total.merge(&st);
         st.finish();
         write_stats(&mut out, &st, format)?;
@@ -310,6 +314,7 @@ fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()
                 "SSE events of other types (skipped, not frames)",
                 &st.sse_other_events,
             )?;
+            human::write_unknown_fields(out, st.sse_unknown_fields)?;
             writeln!(out)
         }
     }

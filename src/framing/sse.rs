@@ -287,6 +287,8 @@ pub struct SseFramer {
     examined: u64,
     events: u64,
     comments: u64,
+    /// Field lines of an unknown name ([`SseFramer::unknown_fields`]).
+    unknown_fields: u64,
     /// Events returned by the whole-event fast path ([`SseFramer::fast_path_events`]).
     fast_events: u64,
     /// Whether the whole-event fast path is tried ([`SseFramer::set_fast_path`]).
@@ -340,6 +342,7 @@ impl SseFramer {
             examined: 0,
             events: 0,
             comments: 0,
+            unknown_fields: 0,
             fast_events: 0,
             fast_path: true,
             max_data_line_starts: MAX_DATA_LINE_STARTS,
@@ -370,6 +373,13 @@ impl SseFramer {
     /// Comment lines (`:` …, e.g. keep-alives) seen so far.
     pub fn comments(&self) -> u64 {
         self.comments
+    }
+    /// Field lines seen so far whose name is none of `data`, `event`, `id`, `retry`
+    /// (compared exactly, case and spaces included). The event stream standard (WHATWG HTML,
+    /// "Interpreting an event stream") ignores such lines, so a misspelt `Data: …`, `data : …` or ` data: …`
+    /// line loses its value silently: this count is how a validator reports it.
+    pub fn unknown_fields(&self) -> u64 {
+        self.unknown_fields
     }
 
     /// Events returned whole by the fast path (exposed for tests: it shows that the fast
@@ -1035,7 +1045,7 @@ impl SseFramer {
                         .or(self.retry);
                 }
             }
-            _ => {}
+            _ => self.unknown_fields += 1,
         }
         None
     }

@@ -866,7 +866,10 @@ impl Tap {
     fn finish(&mut self) {
         match &mut self.kind {
             TapKind::Sse { framer, buf } => {
-                sse_events(&self.proxy, &self.session, framer, buf, true)
+                sse_events(&self.proxy, &self.session, framer, buf, true);
+                self.proxy
+                    .judge()
+                    .count_sse_unknown_fields(Direction::ServerToClient, framer.unknown_fields());
             }
             TapKind::Json { buf, len } => {
                 let p = &self.proxy;

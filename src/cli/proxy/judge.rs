@@ -186,6 +186,11 @@ impl Judge {
         crate::cli::input::count_event_type(&mut self.stats(dir).sse_other_events, ty);
     }
 
+    /// Counts `n` SSE field lines of an unknown name in `dir` (a stream's total, at its end).
+    pub fn count_sse_unknown_fields(&mut self, dir: Direction, n: u64) {
+        self.stats(dir).sse_unknown_fields += n;
+    }
+
     /// Judges a frame of `session` that flowed in `dir`, starting at stream byte `offset`,
     /// whose parse gave `parsed`. `headers` are the HTTP request headers of a POST body
     /// (client → server), for the header-mirror check.

@@ -46,6 +46,9 @@ pub struct DirStats {
     /// SSE events with data of another type than `message` (not messages: passed on, not
     /// validated), by event type, bounded as in `check`'s summary.
     pub sse_other_events: BTreeMap<String, u64>,
+    /// SSE field lines of an unknown name (ignored by the event stream standard: a misspelt
+    /// `Data:` line loses its value).
+    pub sse_unknown_fields: u64,
 }
 
 /// Whole-session counters.
