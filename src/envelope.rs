@@ -726,7 +726,7 @@ impl<'f> KeySet<'f> {
 /// (GHSA-wvj2-96wp-fq3f): U+017F LATIN SMALL LETTER LONG S (`s`), U+212A KELVIN SIGN (`k`),
 /// U+0130 LATIN CAPITAL LETTER I WITH DOT ABOVE and U+0131 LATIN SMALL LETTER DOTLESS I (`i`;
 /// adversarial trial: `"ıd"`, `"urİ"`).
-fn folds_to(key: &[u8], name: &[u8]) -> bool {
+pub(crate) fn folds_to(key: &[u8], name: &[u8]) -> bool {
     let Ok(s) = std::str::from_utf8(key) else {
         return false;
     };

@@ -33,6 +33,7 @@ pub use envelope::{
     members, parse, recover_id, recover_request_id,
 };
 pub use error::{Error, ErrorKind};
+pub use profile::IdKey;
 pub use scan::Backend;
 
 /// The README's examples, compiled and run by `cargo test` as doc tests.

@@ -159,17 +159,16 @@ impl Checker {
         match session.check(dir, env, out) {
             Tracked::Request => {
                 if let Some(id) = env.id_raw() {
-                    session.settle_request(dir, id.as_bytes());
+                    session.settle_request(dir, id);
                 }
             }
             Tracked::Batch(elements) => {
-                let settled = env.batch_elements().into_iter().flatten().zip(elements);
-                for (span, tracked) in settled {
-                    if tracked == Tracked::Request
-                        && let Ok(el) = mcpwire::parse(span.slice(env.frame()))
-                        && let Some(id) = el.id_raw()
+                // Each element's id comes with its outcome (no second parse).
+                for el in elements {
+                    if el.tracked == Tracked::Request
+                        && let Some(id) = &el.id
                     {
-                        session.settle_request(dir, id.as_bytes());
+                        session.settle_request(dir, id);
                     }
                 }
             }

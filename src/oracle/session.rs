@@ -296,9 +296,9 @@ fn settle(
 ) -> Result<(), String> {
     let (raw, key) = IDS[id];
     let got = if sender == dir {
-        session.settle_request(dir, raw.as_bytes())
+        session.settle_request(dir, raw)
     } else {
-        session.settle_rejected_response(dir, raw.as_bytes())
+        session.settle_rejected_response(dir, raw)
     };
     log.push_str(&format!(" -> {got}"));
     if key.is_empty() {
@@ -356,6 +356,16 @@ fn run_step(
         }
         for (el, idx) in els.iter().zip([id, other]) {
             let (raw, key) = IDS[idx];
+            // The id that comes with the outcome is the element's, as written (none for a
+            // `null` id, nor where the batch was refused unread).
+            if el
+                .id
+                .as_deref()
+                .is_some_and(|got| got != raw || key.is_empty())
+            {
+                return Err(format!("{el:?} for batch element {raw}: {frame}"));
+            }
+            let el = &el.tracked;
             if !matches!(
                 el,
                 Tracked::Untracked | Tracked::Request | Tracked::DuplicateRequest

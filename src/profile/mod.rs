@@ -67,11 +67,14 @@ pub use reply::{
     error_reply_with_data, http_status, missing_capability_reply, replacement_reply,
 };
 pub use rules::Rule;
-pub use tracker::Tracker;
+pub use tracker::{IdKey, Tracker};
 
 /// Most elements a JSON-RPC batch may have: a larger one is [`Rule::BatchTooLarge`],
 /// rejected whole without checking (or tracking) its elements. Batches exist only in
-/// 2025-03-26, where clients send a few messages at a time.
+/// 2025-03-26, where clients send a few messages at a time; under a profile (or an `auto`
+/// stream) that allows no batches, a larger batch is refused as any batch there
+/// ([`ErrorKind::Batch`](crate::ErrorKind::Batch), `batch`), also without per-element
+/// outcomes.
 pub const MAX_BATCH_ELEMENTS: usize = 1024;
 
 /// An MCP protocol revision (a `YYYY-MM-DD` version string; lexical order = chronological).
@@ -412,19 +415,29 @@ impl Validator {
         self.listen_stream = yes;
         self
     }
-    /// The revision decided so far: the fixed revision of the profile, `"legacy"` for the
-    /// legacy union, and for `auto` the revision the stream has shown (`None` while
-    /// undecided).
-    pub fn revision(&self) -> Option<&'static str> {
+    /// The revision decided so far, as [`Session::revision`] gives it: the fixed revision of
+    /// the profile, and for `auto` the revision the stream has shown; `None` for the legacy
+    /// union ([`Profile::Legacy`], or an `auto` stream that showed a legacy era without naming
+    /// a revision) and while `auto` is undecided. [`revision_name`](Self::revision_name) tells
+    /// those apart.
+    pub fn revision(&self) -> Option<Revision> {
         match self.profile {
-            Profile::Legacy => Some("legacy"),
+            Profile::Legacy => None,
             Profile::Auto => match self.era {
-                Era::Undecided => None,
-                Era::Modern => Some(Revision::V2026_07_28.as_str()),
-                Era::Legacy(Some(r)) => Some(r.as_str()),
-                Era::Legacy(None) => Some("legacy"),
+                Era::Undecided | Era::Legacy(None) => None,
+                Era::Modern => Some(Revision::V2026_07_28),
+                Era::Legacy(Some(r)) => Some(r),
             },
-            p => p.revision().map(Revision::as_str),
+            p => p.revision(),
+        }
+    }
+    /// The rules decided so far, by name: the [`revision`](Self::revision)'s version string
+    /// (`"2026-07-28"`, …), `"legacy"` for the legacy union (also an `auto` stream in the
+    /// legacy era with no revision named), `None` while `auto` is undecided.
+    pub fn revision_name(&self) -> Option<&'static str> {
+        match (self.profile, self.era) {
+            (Profile::Legacy, _) | (Profile::Auto, Era::Legacy(None)) => Some("legacy"),
+            _ => self.revision().map(Revision::as_str),
         }
     }
     /// Checks one envelope, appending violations to `out` (in frame order for one rule
@@ -475,10 +488,33 @@ pub enum Tracked {
     /// profile does not allow the batch (its elements are then not recorded), and so is an
     /// element that is not JSON, is itself a batch or is an `initialize` request (which
     /// 2025-03-26 forbids in a batch). Empty for an empty batch and for one over
-    /// [`MAX_BATCH_ELEMENTS`]. A gateway that rejects the batch
-    /// settles the elements reported [`Tracked::Request`] with [`Session::settle_request`],
-    /// and owes an answer to the requests behind [`Tracked::Answered`] elements.
-    Batch(Vec<Tracked>),
+    /// [`MAX_BATCH_ELEMENTS`] (allowed or not: such a batch gets one error). A gateway that
+    /// rejects the batch settles the elements reported [`Tracked::Request`] with
+    /// [`Session::settle_request`] (each [`BatchElement::id`] is the id to pass), and owes an
+    /// answer to the requests behind [`Tracked::Answered`] elements.
+    Batch(Vec<BatchElement>),
+}
+
+/// One element of a batch as [`Session::check`] tracked it ([`Tracked::Batch`]): its outcome
+/// and its id, so that a caller need not parse the element again to settle or answer it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BatchElement {
+    /// What the tracker made of the element.
+    pub tracked: Tracked,
+    /// The element's id as written (raw JSON text, as [`Envelope::id_raw`] gives it; the
+    /// input of [`Session::settle_request`], [`replacement_reply`] and [`IdKey::from_raw`])
+    /// when the element is JSON and its `id` member is a string or an integer. `None` for
+    /// any other id (absent, `null`, a float …), for an element that is not JSON, and for
+    /// every element of a batch the profile does not allow (its elements are not read).
+    pub id: Option<String>,
+}
+
+impl BatchElement {
+    /// An element with outcome `tracked` and id `id`.
+    pub fn new(tracked: Tracked, id: Option<String>) -> Self {
+        Self { tracked, id }
+    }
 }
 
 /// Both directions of one connection plus a [`Tracker`]: responses are matched to in-flight
@@ -521,7 +557,7 @@ impl Session {
             Direction::ServerToClient => &self.s2c,
             Direction::Unknown => return None,
         };
-        v.revision().and_then(Revision::from_version)
+        v.revision()
     }
     /// The tracker.
     pub fn tracker(&self) -> &Tracker {
@@ -532,7 +568,8 @@ impl Session {
         &mut self.tracker
     }
     /// A frame that flowed in `dir` with the raw id text `raw_id` (a JSON string or integer
-    /// token, as [`crate::recover_id`] or [`Envelope::id_raw`] give it) was meant as a
+    /// token, as [`Envelope::id_raw`] gives it, or the text of [`crate::recover_id`]'s span;
+    /// keyed as [`IdKey::from_raw`] keys it) was meant as a
     /// response but [`check`](Self::check) could not treat it as one (a frame of shape
     /// [`Shape::Invalid`](crate::Shape::Invalid), such as one with both `result` and `error`,
     /// or one the parser rejected), and is being replaced by an error response: when its id
@@ -543,7 +580,7 @@ impl Session {
     /// A well-formed response (shape result or error) is matched by `check` itself, with or
     /// without violations: its [`Tracked`] outcome says whether it answered a request
     /// ([`Tracked::Answered`]); calling this afterwards returns false.
-    pub fn settle_rejected_response(&mut self, dir: Direction, raw_id: &[u8]) -> bool {
+    pub fn settle_rejected_response(&mut self, dir: Direction, raw_id: &str) -> bool {
         self.settle(dir, raw_id)
     }
     /// A request that flowed in `dir` (id `raw_id`, as for
@@ -552,13 +589,13 @@ impl Session {
     /// longer in flight, and its id may be used again as the revision allows. True when a
     /// request with that id was in flight. Do not call it for a request `check` reported as
     /// [`Tracked::DuplicateRequest`]: the entry in flight is the earlier request's.
-    pub fn settle_request(&mut self, dir: Direction, raw_id: &[u8]) -> bool {
+    pub fn settle_request(&mut self, dir: Direction, raw_id: &str) -> bool {
         self.settle(dir.reverse(), raw_id)
     }
     /// Settles the request in flight that a response flowing in `dir` with id `raw_id` answers.
-    fn settle(&mut self, dir: Direction, raw_id: &[u8]) -> bool {
+    fn settle(&mut self, dir: Direction, raw_id: &str) -> bool {
         // The id is keyed exactly as in a well-formed response, through the same parse.
-        let Some(key) = msg::Msg::token_id_key(raw_id) else {
+        let Some(key) = msg::Msg::token_id_key(raw_id.as_bytes()) else {
             return false;
         };
         // An ambiguous match (a reused id) still answers a request in flight.

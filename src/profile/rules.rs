@@ -168,8 +168,12 @@ rules! {
     /// the envelope key whatever revision the message claims.
     CaseVariantKey => "case-variant-key", INVALID_REQUEST,
         "DESIGN.md strictness policy; reliability.md §1.2 class 4";
-    /// A key of `params` equal to an inspected member (`name`, `uri`, `_meta`) only under
-    /// case folding (`"Name"` next to `"name"`). Every profile.
+    /// A key of `params` equal only under case folding to an inspected member the method's
+    /// `params` define: `_meta` (every method), `name` (`tools/call`, `prompts/get`), `uri`
+    /// (`resources/read`, `resources/subscribe`, `resources/unsubscribe`,
+    /// `notifications/resources/updated`); e.g. `"Name"` next to `"name"` in `tools/call`.
+    /// A variant of a member the method does not define (`"Name"` in
+    /// `notifications/message` or an unknown method) is not flagged. Every profile.
     CaseVariantParam => "case-variant-param", INVALID_PARAMS,
         "DESIGN.md strictness policy; reliability.md §1.2 class 4 (-32602 inside params)";
     /// A subscription notification without `io.modelcontextprotocol/subscriptionId`, or a

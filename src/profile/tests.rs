@@ -598,15 +598,40 @@ fn tracker_is_bounded_and_never_guesses_after_eviction() {
     ));
 }
 
+/// `Validator::revision` and `Session::revision` give the same type and value (review: one
+/// gave `&str` with `"legacy"`, the other `Revision`); the name, `"legacy"` included, is
+/// `Validator::revision_name`.
+#[test]
+fn validator_and_session_revisions_agree() {
+    for &p in Profile::ALL {
+        let mut s = Session::new(p, 4);
+        for d in [Direction::ClientToServer, Direction::ServerToClient] {
+            let v: Option<Revision> = s.validator_mut(d).revision();
+            assert_eq!(v, s.revision(d), "{p}");
+            assert_eq!(v, p.revision(), "{p}");
+            let name = s.validator_mut(d).revision_name();
+            let want = match p {
+                Profile::Legacy => Some("legacy"),
+                Profile::Auto => None,
+                p => Some(p.as_str()),
+            };
+            assert_eq!(name, want, "{p}");
+        }
+    }
+}
+
 #[test]
 fn auto_profile_follows_the_stream() {
     let mut c = Validator::new(Profile::Auto, Direction::ClientToServer);
     assert_eq!(c.revision(), None);
+    assert_eq!(c.revision_name(), None);
     assert!(judge(&mut c, None, req("server/discover", "").as_bytes()).is_empty());
-    assert_eq!(c.revision(), Some("2026-07-28"));
+    assert_eq!(c.revision(), Some(Revision::V2026_07_28));
+    assert_eq!(c.revision_name(), Some("2026-07-28"));
     let init = br#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
     assert!(judge(&mut c, None, init).is_empty());
-    assert_eq!(c.revision(), Some("2025-06-18"));
+    assert_eq!(c.revision(), Some(Revision::V2025_06_18));
+    assert_eq!(c.revision_name(), Some("2025-06-18"));
     assert!(judge(&mut c, None, br#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#).is_empty());
     // A modern request switches back and is judged by 2026 rules.
     let bad = req("ping", "");
@@ -768,6 +793,73 @@ fn long_string_ids_are_digested_in_the_tracker_key() {
     );
 }
 
+/// `IdKey` (public, re-exported at the crate root): equal exactly where the tracker treats ids
+/// as equal: strings after unescaping, integers by text, never a string and an integer; no key
+/// for `null`, floats, exponents, booleans, objects, arrays and non-tokens. Its keys agree
+/// with the tracker's (a response keyed equal settles the request).
+#[test]
+fn id_key_is_the_trackers_key() {
+    use crate::IdKey;
+    let k = |raw: &str| IdKey::from_raw(raw);
+    assert!(k("1").is_some() && k(r#""1""#).is_some());
+    assert_ne!(k("1"), k(r#""1""#));
+    assert_eq!(k(r#""a""#), k(r#""\u0061""#));
+    assert_eq!(k(r#""J""#), k(r#""\u004A""#));
+    assert_eq!(k(r#""J""#), k(r#""\u004a""#));
+    assert_eq!(k(r#""/""#), k(r#""\/""#));
+    assert_eq!(k(r#""😀""#), k(r#""\ud83d\ude00""#));
+    assert_ne!(k(r#""a""#), k(r#""A""#));
+    assert_ne!(k("1"), k("2"));
+    // Long ids (digested) still compare by value.
+    let long = "x".repeat(200);
+    let escaped = format!(r#""{}\u0078""#, "x".repeat(199));
+    assert_eq!(k(&format!(r#""{long}""#)), k(&escaped));
+    assert_ne!(k(&format!(r#""{long}""#)), k(&format!(r#""{long}y""#)));
+    for none in [
+        "null",
+        "1.0",
+        "1e3",
+        "-0",
+        "true",
+        "{}",
+        "[1]",
+        r#"{"a":1}"#,
+        " 1",
+        "1,2",
+        r#""a"#,
+        r#""\ud800""#,
+        "9007199254740992",
+        "",
+    ] {
+        assert_eq!(k(none), None, "{none}");
+    }
+    // `IdKey::of` reads an envelope's id the same way, for any shape.
+    let env = crate::parse(br#"{"jsonrpc":"2.0","id":"\u0061","result":{}}"#).unwrap();
+    assert_eq!(IdKey::of(&env), k(r#""a""#));
+    let env = crate::parse(br#"{"jsonrpc":"2.0","method":"x"}"#).unwrap();
+    assert_eq!(IdKey::of(&env), None);
+    // The tracker's own matching agrees: `"\u0061"` answers request `"a"`, `"1"` not `1`.
+    let mut s = Session::new(Profile::Legacy, 16);
+    for f in [
+        r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+    ] {
+        assert_eq!(
+            session_check(&mut s, Direction::ClientToServer, f).0,
+            Tracked::Request
+        );
+    }
+    let s2c = Direction::ServerToClient;
+    let (t, _) = session_check(&mut s, s2c, r#"{"jsonrpc":"2.0","id":"1","result":{}}"#);
+    assert_eq!(t, Tracked::UnknownId);
+    let (t, _) = session_check(
+        &mut s,
+        s2c,
+        r#"{"jsonrpc":"2.0","id":"\u0061","result":{}}"#,
+    );
+    assert!(matches!(t, Tracked::Answered { .. }), "{t:?}");
+}
+
 /// `Session::settle_rejected_response` settles exactly the request in flight with that id
 /// (string ids compared decoded, as for well-formed responses), once.
 #[test]
@@ -786,14 +878,14 @@ fn settle_rejected_response_matches_in_flight_ids() {
     }
     assert!(out.is_empty(), "{out:?}");
     let d = Direction::ServerToClient;
-    assert!(!s.settle_rejected_response(d, b"8"));
-    assert!(!s.settle_rejected_response(d, b"null"));
-    assert!(!s.settle_rejected_response(d, b"\"a"));
-    assert!(!s.settle_rejected_response(d, br#"7,"x":1"#));
-    assert!(s.settle_rejected_response(d, br#""\u0061""#));
-    assert!(!s.settle_rejected_response(d, br#""a""#));
-    assert!(s.settle_rejected_response(d, b"7"));
-    assert!(!s.settle_rejected_response(d, b"7"));
+    assert!(!s.settle_rejected_response(d, "8"));
+    assert!(!s.settle_rejected_response(d, "null"));
+    assert!(!s.settle_rejected_response(d, "\"a"));
+    assert!(!s.settle_rejected_response(d, r#"7,"x":1"#));
+    assert!(s.settle_rejected_response(d, r#""\u0061""#));
+    assert!(!s.settle_rejected_response(d, r#""a""#));
+    assert!(s.settle_rejected_response(d, "7"));
+    assert!(!s.settle_rejected_response(d, "7"));
     assert_eq!(s.tracker().in_flight(Direction::ClientToServer), 0);
 }
 
@@ -977,8 +1069,8 @@ fn gateway_settles_what_it_answers() {
     let (t, rules) = session_check(&mut s, c2s, bad);
     assert_eq!(t, Tracked::DuplicateRequest);
     assert!(rules.contains(&Rule::DuplicateRequestId), "{rules:?}");
-    assert!(s.settle_request(c2s, b"3"));
-    assert!(!s.settle_request(c2s, b"3"));
+    assert!(s.settle_request(c2s, "3"));
+    assert!(!s.settle_request(c2s, "3"));
     assert_eq!(s.tracker().in_flight(c2s), 0);
     let good = format!(r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{{META}}}}}"#);
     assert_eq!(
@@ -994,7 +1086,7 @@ fn gateway_settles_what_it_answers() {
         }
     );
     assert!(rules.contains(&Rule::MissingResultType), "{rules:?}");
-    assert!(!s.settle_rejected_response(s2c, b"3"));
+    assert!(!s.settle_rejected_response(s2c, "3"));
     let v = Violation::new(Rule::MissingResultType, 0, "no resultType");
     let r = replacement_reply("3", &v);
     let body: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
@@ -1048,7 +1140,7 @@ fn auto_era_and_tasks_extension_false_accepts() {
     let got = rules_of(&judge(&mut v, None, pv5));
     assert!(got.contains(&Rule::ReservedMetaValue), "{got:?}");
     assert!(got.contains(&Rule::MissingClientCapabilities), "{got:?}");
-    assert_eq!(v.revision(), Some("2026-07-28"));
+    assert_eq!(v.revision(), Some(Revision::V2026_07_28));
 
     let keys = br#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/anything":1,"io.modelcontextprotocol/related-task":{}}}}"#;
     for tasks in [false, true] {
@@ -1120,7 +1212,7 @@ fn tracker_reuse_sequences_from_the_re_trial() {
     session_check(&mut s, c2s, &modern);
     let both = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"},"error":{"code":-32603,"message":"x"}}"#;
     assert_eq!(session_check(&mut s, s2c, both).0, Tracked::Untracked);
-    assert!(s.settle_rejected_response(s2c, b"1"));
+    assert!(s.settle_rejected_response(s2c, "1"));
 }
 
 /// Fuzz finding (target `session`, session 10): an id answered and then used again kept its
@@ -1310,6 +1402,58 @@ fn error_data_of_mcp_errors() {
     }
 }
 
+/// A `Tracked::Batch` of these outcomes and ids.
+fn batch_of(els: &[(Tracked, Option<&str>)]) -> Tracked {
+    Tracked::Batch(
+        els.iter()
+            .map(|(t, id)| BatchElement::new(t.clone(), id.map(str::to_owned)))
+            .collect(),
+    )
+}
+
+/// Review: callers (`check`'s sender tracking, the proxy's batch rejection) parsed each batch
+/// element again only to read its id. Each element's id comes with its outcome, as written
+/// (escapes kept), for requests, responses and refused elements alike; none for a `null`,
+/// float or missing id, or an element the core rejects. It is the id `settle_request` and
+/// `replacement_reply` take.
+#[test]
+fn batch_elements_carry_their_ids() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let mut s = Session::new(Profile::V2025_03_26, 16);
+    let (t, _) = session_check(
+        &mut s,
+        s2c,
+        r#"{"jsonrpc":"2.0","id":"s\u0031","method":"ping"}"#,
+    );
+    assert_eq!(t, Tracked::Request);
+    let batch = r#"[{"jsonrpc":"2.0","id":"\u0061","method":"ping"},{"jsonrpc":"2.0","id":"s1","result":{}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"m"}},{"jsonrpc":"2.0","id":1.5,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}},{"jsonrpc":"2.0","id":4,"result":{}},[1],{"jsonrpc":"2.0","id":5,"method":"a","method":"b"}]"#;
+    let (t, _) = session_check(&mut s, c2s, batch);
+    let Tracked::Batch(els) = t else {
+        panic!("{t:?}")
+    };
+    let got: Vec<(&Tracked, Option<&str>)> =
+        els.iter().map(|e| (&e.tracked, e.id.as_deref())).collect();
+    let answered = Tracked::Answered {
+        method: "ping".into(),
+    };
+    assert_eq!(
+        got,
+        [
+            (&Tracked::Request, Some(r#""\u0061""#)),
+            (&answered, Some(r#""s1""#)),
+            (&Tracked::Untracked, None),
+            (&Tracked::Untracked, None),
+            (&Tracked::Untracked, Some("3")),
+            (&Tracked::UnknownId, Some("4")),
+            (&Tracked::Untracked, None),
+            (&Tracked::Untracked, None),
+        ]
+    );
+    // The id settles the element's request, as the request's own id would.
+    assert!(s.settle_request(c2s, els[0].id.as_deref().unwrap()));
+    assert_eq!(s.tracker().in_flight(c2s), 0);
+}
+
 /// Proxy trial (session 10), a rejected legacy batch left its good requests in flight and
 /// unanswered: the session reports each element's outcome, so a gateway can settle and
 /// answer them one by one.
@@ -1324,22 +1468,25 @@ fn batch_reports_each_element_outcome() {
     let (t, rules) = session_check(&mut s, c2s, batch);
     assert_eq!(
         t,
-        Tracked::Batch(vec![
-            Tracked::Request,
-            Tracked::Untracked,
-            Tracked::Answered {
-                method: "ping".into()
-            },
-            Tracked::Untracked,
-            Tracked::DuplicateRequest,
-            Tracked::Untracked,
+        batch_of(&[
+            (Tracked::Request, Some("1")),
+            (Tracked::Untracked, None),
+            (
+                Tracked::Answered {
+                    method: "ping".into()
+                },
+                Some("9")
+            ),
+            (Tracked::Untracked, None),
+            (Tracked::DuplicateRequest, Some("1")),
+            (Tracked::Untracked, None),
         ])
     );
     assert!(rules.contains(&Rule::DuplicateRequestId), "{rules:?}");
     // Not allowed by the profile: nothing is recorded, every element is untracked.
     let mut s = Session::new(Profile::V2025_06_18, 16);
     let (t, rules) = session_check(&mut s, c2s, r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#);
-    assert_eq!(t, Tracked::Batch(vec![Tracked::Untracked]));
+    assert_eq!(t, batch_of(&[(Tracked::Untracked, None)]));
     assert_eq!(rules, [Rule::Core(crate::ErrorKind::Batch)]);
     assert_eq!(
         session_check(&mut s, c2s, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
@@ -1382,6 +1529,136 @@ fn batch_size_limit_at_the_boundary() {
             assert_eq!(els.len(), n);
             assert_eq!(s.tracker().in_flight(c2s), n);
         }
+    }
+}
+
+/// Review: `case-variant-param` fired for `"Name"` in the params of a method whose params have
+/// no `name` (`notifications/message`, an unknown method): it shadows nothing there. It still
+/// fires for a variant of a member the method defines, also after such a key.
+#[test]
+fn case_variant_param_only_for_members_the_method_defines() {
+    use Direction::*;
+    let rules = |profile, dir, frame: &str| {
+        let mut v = Validator::new(profile, dir);
+        rules_of(&judge(&mut v, None, frame.as_bytes()))
+    };
+    let cvp = Rule::CaseVariantParam;
+    // The inputs that fired before.
+    for (profile, dir, frame) in [
+        (
+            Profile::V2025_06_18,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":null,"Name":"x"}}"#,
+        ),
+        (
+            Profile::V2025_06_18,
+            ClientToServer,
+            r#"{"jsonrpc":"2.0","method":"notifications/x-custom","params":{"Name":"x","URI":"y"}}"#,
+        ),
+        (
+            Profile::V2025_06_18,
+            ClientToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"Name":"x"}}"#,
+        ),
+    ] {
+        assert_eq!(rules(profile, dir, frame), [], "{frame}");
+    }
+    // Unknown request methods (open under the legacy revisions, closed under 2026-07-28):
+    // the method's own rules only.
+    assert_eq!(
+        rules(
+            Profile::V2025_06_18,
+            ClientToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"x/unknown","params":{"Name":"x"}}"#,
+        ),
+        []
+    );
+    assert_eq!(
+        rules(
+            Profile::V2026_07_28,
+            ClientToServer,
+            &req("tools/unknown", r#""Name":"x","#),
+        ),
+        [Rule::UnknownMethod]
+    );
+    // Members the method defines: still flagged (at the variant's opening quote), also when
+    // a variant of a member it lacks comes first.
+    for (profile, dir, frame, key) in [
+        (
+            Profile::V2025_06_18,
+            ServerToClient,
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":null,"Name":"x","_Meta":{}}}"#,
+            "\"_Meta\"",
+        ),
+        (
+            Profile::V2025_06_18,
+            ClientToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"a","Uri":"b"}}"#,
+            "\"Uri\"",
+        ),
+        (
+            Profile::V2025_06_18,
+            ClientToServer,
+            r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"a","N\u0061ME":"b"}}"#,
+            "\"N\\u0061ME\"",
+        ),
+    ] {
+        let mut v = Validator::new(profile, dir);
+        let out = judge(&mut v, None, frame.as_bytes());
+        assert_eq!(rules_of(&out), [cvp], "{frame}");
+        assert_eq!(out[0].offset, frame.find(key).unwrap(), "{frame}");
+    }
+}
+
+/// Review: under 2025-06-18 (no batches), a batch over `MAX_BATCH_ELEMENTS` was reported
+/// `batch-too-large`; it is refused as any batch there (`batch`), still without per-element
+/// outcomes. Under 2025-03-26 (batches allowed) the size limit applies as before; under
+/// `auto` after a 2025-06-18 handshake as under 2025-06-18.
+#[test]
+fn oversized_batch_where_batches_are_not_allowed_is_a_batch() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let batch = |n: usize| {
+        let els: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#))
+            .collect();
+        format!("[{}]", els.join(","))
+    };
+    let batch_rule = Rule::Core(crate::ErrorKind::Batch);
+    let handshake = |s: &mut Session| {
+        let init = r#"{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+        let ok = r#"{"jsonrpc":"2.0","id":"i","result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+        assert_eq!(session_check(s, c2s, init).1, []);
+        assert_eq!(session_check(s, s2c, ok).1, []);
+    };
+    for auto in [false, true] {
+        for n in [MAX_BATCH_ELEMENTS, MAX_BATCH_ELEMENTS + 1] {
+            let mut s = if auto {
+                let mut s = Session::new(Profile::Auto, 4096);
+                handshake(&mut s);
+                s
+            } else {
+                Session::new(Profile::V2025_06_18, 4096)
+            };
+            let (t, rules) = session_check(&mut s, c2s, &batch(n));
+            assert_eq!(rules, [batch_rule], "auto {auto}, {n} elements");
+            let Tracked::Batch(els) = t else {
+                panic!("{t:?}")
+            };
+            let want = if n > MAX_BATCH_ELEMENTS { 0 } else { n };
+            assert_eq!(els.len(), want, "auto {auto}, {n} elements");
+            assert_eq!(s.tracker().in_flight(c2s), 0);
+        }
+    }
+    for (n, want) in [
+        (MAX_BATCH_ELEMENTS, vec![]),
+        (MAX_BATCH_ELEMENTS + 1, vec![Rule::BatchTooLarge]),
+    ] {
+        let mut s = Session::new(Profile::V2025_03_26, 4096);
+        assert_eq!(
+            session_check(&mut s, c2s, &batch(n)).1,
+            want,
+            "{n} elements"
+        );
     }
 }
 
@@ -1447,7 +1724,10 @@ fn batches_after_a_2025_06_18_handshake_and_initialize_in_a_batch() {
     assert_eq!(rules, [Rule::Core(crate::ErrorKind::Batch)]);
     assert_eq!(
         t,
-        Tracked::Batch(vec![Tracked::Untracked, Tracked::Request])
+        batch_of(&[
+            (Tracked::Untracked, Some("1")),
+            (Tracked::Request, Some("2"))
+        ])
     );
 }
 

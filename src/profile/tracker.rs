@@ -9,6 +9,53 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::{Direction, Revision};
 
+/// The canonical key of a JSON-RPC request id: the key the [`Tracker`] matches ids by, for a
+/// gateway that keys its own maps the same way (a response to its request, a
+/// `notifications/cancelled` `requestId`).
+///
+/// Two ids have equal keys exactly when the tracker treats them as the same id:
+///
+/// * a string id is compared by its value after unescaping (RFC 8259 §7): `"J"`, `"\u004a"`
+///   and `"\u004A"` are one id, as are `"/"` and `"\/"`, and a
+///   `\u` surrogate pair equals the character written as UTF-8. The decoded text is then
+///   compared exactly (no Unicode normalisation, no case folding; `"\u0000"` is a NUL inside
+///   the id). An unpaired surrogate escape is rejected by the parser, so such an id has no
+///   key;
+/// * an integer id (a plain integer within ±(2^53−1)) is compared by its text: `1` and `01`
+///   cannot both occur (`01` is not JSON), and `-0` is no valid id;
+/// * a string never equals an integer: `1` and `"1"` are different ids;
+/// * `null`, floats and exponents (`1.0`, `1e3`), booleans, objects and arrays have no key
+///   (they are no usable request id).
+///
+/// A string id longer than 128 bytes (decoded) is kept as a 128-bit keyed digest, so a key's
+/// size does not grow with the id a peer sends; the digest keys are chosen per process, so
+/// keys are comparable within one process only: do not persist them or send them elsewhere.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct IdKey(String);
+
+impl IdKey {
+    /// The key of `raw_id`, an id's raw JSON text as [`Envelope::id_raw`] gives it (or the
+    /// text of the span [`crate::recover_id`] returns): exactly one JSON string or integer id
+    /// token, without surrounding whitespace. `None` for anything else (`null`, a float, text
+    /// that is not one JSON value).
+    ///
+    /// [`Envelope::id_raw`]: crate::Envelope::id_raw
+    pub fn from_raw(raw_id: &str) -> Option<IdKey> {
+        super::msg::Msg::token_id_key(raw_id.as_bytes()).map(IdKey)
+    }
+    /// The key of `env`'s id, when it is a string or an integer (any shape: a request's, a
+    /// response's).
+    pub fn of(env: &crate::Envelope<'_>) -> Option<IdKey> {
+        super::msg::Msg::from_envelope(env).id_key().map(IdKey)
+    }
+}
+
+impl std::fmt::Debug for IdKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("IdKey").field(&self.0).finish()
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Entry {
     method: String,

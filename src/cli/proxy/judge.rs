@@ -29,8 +29,8 @@
 
 use mcpwire::codec::FrameFault;
 use mcpwire::profile::{
-    Direction, Profile, Revision, Rule, Session, Tracked, Violation, check_headers, error_reply,
-    error_reply_for_frame_with, replacement_reply,
+    BatchElement, Direction, Profile, Revision, Rule, Session, Tracked, Violation, check_headers,
+    error_reply, error_reply_for_frame_with, replacement_reply,
 };
 use mcpwire::{Envelope, ErrorKind, Shape, Span};
 
@@ -467,7 +467,7 @@ impl Judge {
                 if *tracked == Tracked::Request
                     && let Some(id) = env.id_raw()
                 {
-                    session.settle_request(dir, id.as_bytes());
+                    session.settle_request(dir, id);
                 }
                 Action::Reply {
                     body: r.body,
@@ -506,7 +506,7 @@ impl Judge {
         session: &mut Session,
         dir: Direction,
         env: &Envelope<'_>,
-        elements: &[Tracked],
+        elements: &[BatchElement],
         out: &[Violation],
         rev: Option<mcpwire::profile::Revision>,
     ) -> Action {
@@ -538,8 +538,9 @@ impl Judge {
                 own_first[at] = Some(v);
             }
         }
-        for (i, ((span, tracked), own)) in spans.iter().zip(elements).zip(own_first).enumerate() {
+        for (i, ((span, element), own)) in spans.iter().zip(elements).zip(own_first).enumerate() {
             let bytes = span.slice(frame);
+            let tracked = &element.tracked;
             // The element's own first violation, shifted to the element; or the batch's first
             // violation, as a -32600 for this element.
             let cause = match own {
@@ -555,6 +556,19 @@ impl Judge {
                     ),
                 ),
             };
+            // A response the tracker matched (or could not judge): its id came with its
+            // outcome, so it is answered without parsing it again; one matching no request
+            // gets nothing.
+            match tracked {
+                Tracked::Answered { .. } | Tracked::NotJudged => {
+                    if let Some(id) = &element.id {
+                        to_receiver.push(replacement_reply(id, &cause).body);
+                    }
+                    continue;
+                }
+                Tracked::UnknownId => continue,
+                _ => {}
+            }
             let Ok(el) = parser.parse(bytes) else {
                 // Not JSON (or over a limit): as an unparseable frame.
                 let id = parser
@@ -570,24 +584,19 @@ impl Judge {
             match (el.shape(), tracked) {
                 (Shape::Request, t) => {
                     if *t == Tracked::Request
-                        && let Some(id) = el.id_raw()
+                        && let Some(id) = &element.id
                     {
-                        session.settle_request(dir, id.as_bytes());
+                        session.settle_request(dir, id);
                     }
                     bodies.push(error_reply(Some(&el), &cause).for_revision(rev).body);
                 }
                 (Shape::Notification, _) => {}
-                (Shape::Result | Shape::Error, Tracked::Answered { .. } | Tracked::NotJudged) => {
-                    if let Some(id) = el.id_raw() {
-                        to_receiver.push(replacement_reply(id, &cause).body);
-                    }
-                }
                 // A response in a batch the profile refused was not checked: when its id answers
                 // a request in flight, that request gets the -32603 instead of nothing (re-trial
                 // finding: `[{"id":"s1","result":{}}]` under 2025-06-18 left `s1` waiting).
                 (Shape::Result | Shape::Error, Tracked::Untracked) => {
                     if let Some(id) = el.id_raw()
-                        && session.settle_rejected_response(dir, id.as_bytes())
+                        && session.settle_rejected_response(dir, id)
                     {
                         to_receiver.push(replacement_reply(id, &cause).body);
                     }
@@ -712,7 +721,7 @@ fn answer_invalid(
     }
     if !request_like
         && let Some(id) = id
-        && session.settle_rejected_response(dir, id.as_bytes())
+        && session.settle_rejected_response(dir, id)
     {
         return Answer::Receiver(replacement_reply(id, v).body);
     }
