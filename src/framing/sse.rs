@@ -77,6 +77,10 @@ pub struct SseEvent<'a> {
     data_lines: u32,
 }
 
+/// Capacity (entries) of the data-line-start buffer kept from one event to the next; a larger
+/// buffer, grown by an event of many `data:` lines, is shrunk back at the next event.
+const RETAINED_DATA_LINE_STARTS: usize = 1024;
+
 /// How many `data:` value starts one event keeps beyond the first (32 bytes each): an event of
 /// many short `data:` lines would otherwise hold 32 bytes of positions per byte of data (a
 /// 4 MiB event of empty `data:` lines, 128 MiB). Past it, positions are not kept.
@@ -988,6 +992,9 @@ impl SseFramer {
                 Data::None => {
                     self.first_data = Some(pos);
                     self.more_data.clear();
+                    // One event of many data lines must not keep its positions' memory for
+                    // the rest of the stream (32 bytes per line; hostile trial, session 13).
+                    self.more_data.shrink_to(RETAINED_DATA_LINE_STARTS);
                     self.data = Data::Single(value.clone());
                     if value.len() > self.max_event_len {
                         return Some(self.event_too_large());
