@@ -953,6 +953,43 @@ fn stats_table_and_jsonl() {
     assert_eq!(total["frames"], 45 + 92);
 }
 
+/// Hostile trial (session 13): `stats --format jsonl DIR FILE` wrote no line for the
+/// directory and the total had no error count; now every input has a line (`error` and
+/// `io_errors: 1` for the unreadable one), the total counts it, and the exit status is 2.
+#[test]
+fn stats_reports_unreadable_inputs_in_its_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = temp_file(&dir, "good.jsonl", VALID);
+    let out = mcpwire()
+        .args(["stats", "--format", "jsonl"])
+        .arg(dir.path())
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0]["io_errors"], 1);
+    assert!(
+        lines[0]["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(lines[0]["frames"], 0);
+    assert_eq!(lines[1]["io_errors"], 0);
+    assert!(lines[1].get("error").is_none(), "{}", lines[1]);
+    assert_eq!(lines[2]["total"]["io_errors"], 1);
+    assert_eq!(lines[2]["total"]["frames"], lines[1]["frames"]);
+    let out = mcpwire().arg("stats").arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("unreadable: "), "{text}");
+}
+
 /// An input with no frame has no message sizes: `null` in JSON lines and "no frame read
 /// whole" in the table, not a row of zeros that reads as four zero-byte frames (regression: session 8 note).
 #[test]

@@ -55,6 +55,13 @@ pub struct Stats {
     /// The input name's bytes in Base64 when they are not UTF-8 (with `file`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_base64: Option<String>,
+    /// Inputs that could not be opened or read to the end: 0 or 1 for one input, their
+    /// number in the total.
+    pub io_errors: u64,
+    /// Why the input could not be opened or read to the end, as the OS reported it (absent
+    /// when it was read whole; the counts are of what was read before the error).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     /// Frames seen.
     pub frames: u64,
     /// Input bytes.
@@ -124,6 +131,7 @@ impl Stats {
     }
 
     fn merge(&mut self, o: &Stats) {
+        self.io_errors += o.io_errors;
         self.frames += o.frames;
         self.bytes += o.bytes;
         for (a, b) in [
@@ -217,18 +225,25 @@ pub fn run(
     let mut failed = false;
     for src in &sources {
         let name = src.display_name();
-        let reader = match src.open() {
-            Ok(r) => r,
-            Err(e) => {
-                failed = true;
-                writeln!(err, "mcpwire: {}: {e}", human::printable(&name))?;
-                continue;
-            }
-        };
         let mut st = Stats {
             file: Some(name.clone()),
             file_base64: src.name_base64(),
             ..Stats::default()
+        };
+        let reader = match src.open() {
+            Ok(r) => r,
+            Err(e) => {
+                // A report for it too, so that a JSON-lines consumer sees every input
+                // (hostile trial, session 13: a directory among the inputs left no line).
+                failed = true;
+                writeln!(err, "mcpwire: {}: {e}", human::printable(&name))?;
+                st.io_errors = 1;
+                st.error = Some(e.to_string());
+                total.merge(&st);
+                st.finish();
+                write_stats(&mut out, &st, format)?;
+                continue;
+            }
         };
         let mut frames = FrameReader::new(reader, transport, max_frame);
         let mut reported = 0;
@@ -239,6 +254,8 @@ pub fn run(
                 Err(e) => {
                     failed = true;
                     writeln!(err, "mcpwire: {}: {e}", human::printable(&name))?;
+                    st.io_errors = 1;
+                    st.error = Some(e.to_string());
                     break;
                 }
             };
@@ -297,6 +314,11 @@ fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()
                 if st.frames == 1 { "" } else { "s" },
                 human::bytes(st.bytes)
             )?;
+            if let Some(e) = &st.error {
+                writeln!(out, "unreadable: {e}")?;
+            } else if st.io_errors > 0 {
+                writeln!(out, "{} input(s) unreadable", st.io_errors)?;
+            }
             match &st.sizes {
                 Some(s) => writeln!(
                     out,
