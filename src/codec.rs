@@ -404,6 +404,34 @@ impl Encoder<&[u8]> for NdjsonRawCodec {
     }
 }
 
+impl Encoder<&RawFrame> for NdjsonRawCodec {
+    type Error = CodecError;
+    /// Writes a decoded frame back byte-exact plus LF (a stripped CR is not restored); an item
+    /// carrying a framing error (an oversize line, whose bytes were discarded, or an
+    /// unterminated last line, which must not gain an LF) is
+    /// [`FrameErrorKind::UnencodableFrame`].
+    fn encode(&mut self, item: &RawFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
+        if item.error.is_some() {
+            return Err(CodecError::Frame(FrameError::new(
+                FrameErrorKind::UnencodableFrame,
+                item.offset,
+                item.line,
+                item.bytes.len(),
+            )));
+        }
+        encode_line(&item.bytes, dst, item.offset)
+    }
+}
+
+impl Encoder<RawFrame> for NdjsonRawCodec {
+    type Error = CodecError;
+    /// As for `&RawFrame`; owned, so that a `FramedWrite` sink takes decoded items as they
+    /// come (`sink.send(frame)`).
+    fn encode(&mut self, item: RawFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
+        self.encode(&item, dst)
+    }
+}
+
 // ===== NdjsonCodec =====
 
 /// NDJSON (stdio) decoder/encoder yielding [`Frame`]s with parsed envelopes.
@@ -485,6 +513,15 @@ impl Encoder<&Frame> for NdjsonCodec {
             )));
         }
         encode_line(item.bytes(), dst, item.offset())
+    }
+}
+
+impl Encoder<Frame> for NdjsonCodec {
+    type Error = CodecError;
+    /// As for `&Frame`; owned, so that a `FramedWrite` sink takes decoded items as they come
+    /// (`sink.send(frame)`; new-user trial, session 13: only `&Frame` was accepted).
+    fn encode(&mut self, item: Frame, dst: &mut BytesMut) -> Result<(), CodecError> {
+        self.encode(&item, dst)
     }
 }
 
@@ -872,6 +909,15 @@ impl Encoder<&SseFrame> for SseCodec {
         }
         dst.put_u8(b'\n');
         Ok(())
+    }
+}
+
+impl Encoder<SseFrame> for SseCodec {
+    type Error = CodecError;
+    /// As for `&SseFrame`; owned, so that a `FramedWrite` sink takes decoded items as they
+    /// come (`sink.send(frame)`).
+    fn encode(&mut self, item: SseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
+        self.encode(&item, dst)
     }
 }
 

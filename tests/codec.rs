@@ -559,3 +559,48 @@ fn kinds_and_shapes_display_stable_names_and_faults_are_errors() {
     assert_eq!(boxed.to_string(), e.to_string());
     assert_eq!(boxed.source().unwrap().to_string(), e.to_string());
 }
+
+/// New-user trial (session 13): the encoders took only `&Frame` / `&SseFrame`, so a
+/// `FramedWrite` sink (which takes items by value) could not be fed decoded items; owned
+/// items are encoders' inputs now, byte-exact for each codec (read → write round trip).
+#[test]
+fn framed_write_takes_decoded_items_by_value() {
+    use futures::{SinkExt, StreamExt};
+    use mcpwire::codec::{NdjsonCodec, NdjsonRawCodec, SseCodec};
+    use tokio_util::codec::{FramedRead, FramedWrite};
+    futures::executor::block_on(async {
+        let ndjson: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{oops\n";
+        let mut out = Vec::new();
+        let mut sink = FramedWrite::new(&mut out, NdjsonCodec::new());
+        let mut src = FramedRead::new(ndjson, NdjsonCodec::new());
+        while let Some(f) = src.next().await {
+            sink.send(f.unwrap()).await.unwrap();
+        }
+        drop(sink);
+        assert_eq!(out, ndjson);
+        let mut out = Vec::new();
+        let mut sink = FramedWrite::new(&mut out, NdjsonRawCodec::new());
+        let mut src = FramedRead::new(ndjson, NdjsonRawCodec::new());
+        while let Some(f) = src.next().await {
+            sink.send(f.unwrap()).await.unwrap();
+        }
+        drop(sink);
+        assert_eq!(out, ndjson);
+        // A raw item carrying a framing error (an unterminated last line) is refused.
+        let mut src = FramedRead::new(&b"{\"a\":1}"[..], NdjsonRawCodec::new());
+        let cut = src.next().await.unwrap().unwrap();
+        assert!(cut.error().is_some());
+        let mut sink = FramedWrite::new(Vec::new(), NdjsonRawCodec::new());
+        assert!(sink.send(cut).await.is_err());
+        let sse: &[u8] =
+            b"id: 7\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n";
+        let mut out = Vec::new();
+        let mut sink = FramedWrite::new(&mut out, SseCodec::new());
+        let mut src = FramedRead::new(sse, SseCodec::new());
+        while let Some(f) = src.next().await {
+            sink.send(f.unwrap()).await.unwrap();
+        }
+        drop(sink);
+        assert_eq!(out, sse);
+    });
+}
