@@ -70,7 +70,9 @@
 //!
 //! `--monitor` forwards rejected bodies too (oversize ones included, streamed on as they
 //! arrive). The proxy runs until SIGINT / SIGTERM (Ctrl-C off Unix), then writes the summary
-//! record and exits 0. Upstream failures are answered 502 and logged as `note` records.
+//! record and exits 0. Upstream failures are answered 502 and logged as `note` records, and
+//! so are a response body that fails midway (what arrived is judged as cut) and a 2xx answer
+//! to a POST in a content type other than JSON or SSE.
 
 use std::convert::Infallible;
 use std::io;
