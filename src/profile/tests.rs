@@ -2303,3 +2303,27 @@ fn repeats_are_reported_once_and_task_fields_are_not_cache_fields() {
         [Rule::MissingParam]
     );
 }
+
+/// Re-trial (session 13): `IdKey::from_raw` re-read the id under the default 4 MiB frame
+/// limit, so a 5 MiB string id accepted by a parser with raised limits had a key from
+/// `IdKey::of` but none from its text, and `settle_request` with that text found nothing.
+#[test]
+fn id_key_from_raw_fits_ids_over_the_default_frame_limit() {
+    let big = "a".repeat(5 << 20);
+    let frame = format!(r#"{{"jsonrpc":"2.0","id":"{big}","method":"ping"}}"#);
+    let parser = crate::Parser::with_limits(crate::Limits {
+        max_frame_len: 16 << 20,
+        ..crate::Limits::DEFAULT
+    });
+    let env = parser.parse(frame.as_bytes()).unwrap();
+    let raw = env.id_raw().unwrap();
+    assert!(IdKey::of(&env).is_some());
+    assert_eq!(IdKey::from_raw(raw), IdKey::of(&env));
+    let mut s = Session::new(Profile::V2025_06_18, 4);
+    let mut out = Vec::new();
+    assert_eq!(
+        s.check(Direction::ClientToServer, &env, &mut out),
+        Tracked::Request
+    );
+    assert!(s.settle_request(Direction::ClientToServer, raw));
+}

@@ -235,6 +235,10 @@ impl Tracker {
             partial_server: false,
         }
     }
+    /// The most requests in flight kept per sender (as [`new`](Self::new) set it, at least 1).
+    pub fn max_in_flight(&self) -> usize {
+        self.max
+    }
     /// Declares that requests flowing in `requests` may not all pass this tracker (e.g. on
     /// Streamable HTTP a proxy that does not validate `GET` streams never sees the server's
     /// requests sent on them): a response to such a request whose id matches no tracked

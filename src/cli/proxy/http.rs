@@ -34,9 +34,10 @@
 //!   at their end. Violations are logged with action `forwarded`.
 //! * A `GET` stream of the endpoint (the legacy standalone server-to-client stream, or a
 //!   resumed response stream) streams back unchanged as well and is validated the same way,
-//!   under a copy of its session's state: the session's revision applies, but its ids are
-//!   tracked apart (a resumed stream replays events the proxy may have seen before), so
-//!   requests the server sends there do not enter the session's tracker.
+//!   under a copy of its session's validators: the session's revision applies, but no id is
+//!   judged there (the client answers by POST, which the copy does not see, and a resumed
+//!   stream replays events the proxy may have seen before), so requests the server sends
+//!   there do not enter the session's tracker.
 //! * Everything else (`DELETE`, other paths, other methods) is forwarded untouched both
 //!   ways, without validation.
 //!
@@ -116,8 +117,9 @@ pub struct HttpArgs {
     listen: SocketAddr,
     /// The upstream MCP endpoint, `http://HOST:PORT/PATH` (plain HTTP). POSTs to PATH are
     /// validated (also to any spelling an upstream may read as PATH: percent-escapes, `//`,
-    /// `.` / `..` segments, `;` parameters, a trailing `/`, other letter case); every request
-    /// is forwarded to HOST:PORT with its own path.
+    /// `\`, `.` / `..` segments, `;` parameters, a trailing `/`, other letter case, and any
+    /// path below PATH unless PATH is `/`); every request is forwarded to HOST:PORT with its
+    /// own path.
     #[arg(long, value_name = "URL", value_parser = parse_upstream)]
     upstream: Uri,
     /// Largest client-to-server POST body accepted, in bytes; larger ones are answered 413.
@@ -259,18 +261,20 @@ impl Proxy {
     }
 
     /// The state the messages of a `GET` stream of the endpoint (request headers `h`) are
-    /// judged with: a copy of its session's state (the negotiated revision, declared
-    /// extensions), so they are judged under the session's revision, with a tracker of their
-    /// own that judges no id against the session's: a resumed stream (`Last-Event-ID`)
-    /// replays events the proxy may have seen on an earlier stream, and a replayed request
-    /// or response is not a duplicate or an unknown id. Ids repeated within the stream are
-    /// still reported.
+    /// judged with: a copy of its session's validators (the negotiated revision, declared
+    /// extensions), so they are judged under the session's revision, with a tracker of its
+    /// own that judges no id ([`untracked`]): the client answers the server's requests by
+    /// POST, which the copy never sees, and a resumed stream (`Last-Event-ID`) replays
+    /// events the proxy may have seen on an earlier stream (re-trial, session 13: a replayed
+    /// request was a false `duplicate-request-id`). A GET naming a session the proxy has no
+    /// state for is judged with fresh state, which is not stored (it would take a place in
+    /// the session table and could evict a live session's state).
     fn get_stream_state(&self, h: &HeaderMap) -> SharedSession {
-        let shared = self.session_for(h);
-        let mut s = sessions::lock(&shared).clone();
-        for dir in [Direction::ClientToServer, Direction::ServerToClient] {
-            s.tracker_mut().set_partial(dir);
-        }
+        let mut s = match session_key(h).and_then(|k| self.sessions().get(&k)) {
+            Some(shared) => sessions::lock(&shared).clone(),
+            None => self.fresh_session(),
+        };
+        untracked(&mut s);
         sessions::share(s)
     }
 
@@ -499,6 +503,17 @@ fn path_segments(path: &str) -> Vec<String> {
     out
 }
 
+/// Clears `s`'s request-id tracker (both directions marked partial): no id is in flight, so
+/// the next message is judged without id history (no duplicate or unknown id); a request
+/// id repeated inside one batch is still reported.
+fn untracked(s: &mut Session) {
+    let max = s.tracker().max_in_flight();
+    *s.tracker_mut() = mcpwire::profile::Tracker::new(max);
+    for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+        s.tracker_mut().set_partial(dir);
+    }
+}
+
 /// The MCP endpoint's path, and its segments as [`path_segments`] reads them (computed once,
 /// not per request).
 struct Endpoint {
@@ -515,8 +530,21 @@ impl Endpoint {
     /// True when `path` names the endpoint for some reading of it (re-trial finding: `//mcp`,
     /// `/m%63p`, `/./mcp`, `/MCP`, `/mcp/` and `/mcp;a` went through unvalidated, and an
     /// upstream that normalises paths served them as `/mcp`). Every such POST is validated.
+    ///
+    /// A path below the endpoint (`/mcp/x`) is the endpoint too, unless the endpoint is the
+    /// root: an upstream that mounts its MCP handler at the endpoint's prefix (Starlette's
+    /// `Mount("/mcp", …)`, Go's `mux.Handle("/mcp/", …)`) serves every such path (re-trial,
+    /// session 13: POSTs to `/mcp/x` reached such an upstream unvalidated).
     fn matches(&self, path: &str) -> bool {
-        path == self.path || path_segments(path) == self.segments
+        if path == self.path {
+            return true;
+        }
+        let segments = path_segments(path);
+        if self.segments.is_empty() {
+            segments.is_empty()
+        } else {
+            segments.starts_with(&self.segments)
+        }
     }
 }
 
@@ -707,6 +735,7 @@ async fn forward(
     let to_endpoint = p.endpoint.matches(parts.uri.path());
     let delete = parts.method == Method::DELETE;
     let post = parts.method == Method::POST;
+    let get = parts.method == Method::GET;
     let key = session_key(&parts.headers);
     let mut uri = hyper::http::uri::Parts::default();
     uri.scheme = Some(p.scheme.clone());
@@ -765,6 +794,7 @@ async fn forward(
                 if post
                     && parts.status.is_success()
                     && parts.status != StatusCode::ACCEPTED
+                    && parts.status != StatusCode::NO_CONTENT
                     && parts
                         .headers
                         .get(header::CONTENT_LENGTH)
@@ -790,6 +820,7 @@ async fn forward(
                 proxy: p.clone(),
                 session,
                 kind,
+                untracked: get,
             }),
         }
         .boxed(),
@@ -845,6 +876,8 @@ struct Tap {
     /// The session of the request this is the response to.
     session: SharedSession,
     kind: TapKind,
+    /// A GET stream: each message is judged without id history ([`untracked`]).
+    untracked: bool,
 }
 
 impl Tap {
@@ -852,7 +885,14 @@ impl Tap {
         match &mut self.kind {
             TapKind::Sse { framer, buf } => {
                 buf.extend_from_slice(data);
-                sse_events(&self.proxy, &self.session, framer, buf, false);
+                sse_events(
+                    &self.proxy,
+                    &self.session,
+                    framer,
+                    buf,
+                    false,
+                    self.untracked,
+                );
             }
             TapKind::Json { buf, len } => {
                 *len += data.len() as u64;
@@ -868,7 +908,14 @@ impl Tap {
     fn finish(&mut self) {
         match &mut self.kind {
             TapKind::Sse { framer, buf } => {
-                sse_events(&self.proxy, &self.session, framer, buf, true);
+                sse_events(
+                    &self.proxy,
+                    &self.session,
+                    framer,
+                    buf,
+                    true,
+                    self.untracked,
+                );
                 self.proxy
                     .judge()
                     .count_sse_unknown_fields(Direction::ServerToClient, framer.unknown_fields());
@@ -893,6 +940,9 @@ impl Tap {
                 } else if !buf.is_empty() {
                     let parsed = p.s2c.parse(buf).map_err(FrameFault::Envelope);
                     let mut s = sessions::lock(&self.session);
+                    if self.untracked {
+                        untracked(&mut s);
+                    }
                     p.judge()
                         .observe(&mut s, Direction::ServerToClient, 0, buf, parsed);
                 }
@@ -909,6 +959,7 @@ fn sse_events(
     framer: &mut SseFramer,
     buf: &mut BytesMut,
     eof: bool,
+    untracked_ids: bool,
 ) {
     loop {
         let d = if eof {
@@ -925,6 +976,9 @@ fn sse_events(
                     let at = ev.data_offset().unwrap_or(ev.offset());
                     let parsed = p.s2c.parse(data).map_err(FrameFault::Envelope);
                     let mut s = sessions::lock(session);
+                    if untracked_ids {
+                        untracked(&mut s);
+                    }
                     p.judge()
                         .observe(&mut s, Direction::ServerToClient, at, data, parsed);
                 } else if !data.is_empty() {
@@ -1051,10 +1105,28 @@ mod tests {
         ] {
             assert!(mcp.matches(path), "{path}");
         }
+        // Below the endpoint (re-trial, session 13: a prefix-mounted upstream serves them).
+        for path in ["/mcp/x", "/mcp/messages", "/mcp%2fx", "/MCP/a/b"] {
+            assert!(mcp.matches(path), "{path}");
+        }
         for path in [
-            "/", "/mcpx", "/mc", "/mcp/x", "/x/mcp", "/mcp%2fx", "/m%6", "/%zzmcp",
+            "/",
+            "/mcpx",
+            "/mc",
+            "/x/mcp",
+            "/m%6",
+            "/%zzmcp",
+            "/mcp/../x",
         ] {
             assert!(!mcp.matches(path), "{path}");
+        }
+        // The root endpoint matches only itself, not every path.
+        let root = Endpoint::new("/".into());
+        for path in ["/", "//", "/./", "/%2e"] {
+            assert!(root.matches(path), "{path}");
+        }
+        for path in ["/x", "/mcp", "/oauth/token"] {
+            assert!(!root.matches(path), "{path}");
         }
         assert!(Endpoint::new("/api/v1/mcp".into()).matches("/api//v1/./MCP/"));
     }

@@ -83,6 +83,11 @@ impl SessionTable {
         session
     }
 
+    /// The state stored under `key`, without making room for it or marking it used.
+    pub fn get(&self, key: &str) -> Option<SharedSession> {
+        self.map.get(key).map(|slot| slot.session.clone())
+    }
+
     /// Stores `session` under `key` as the most recently used, replacing the state stored
     /// there before (a server's `InitializeResult` names the session its `initialize`
     /// started). Evicts the least recently used session when the table is full.
