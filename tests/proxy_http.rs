@@ -362,6 +362,15 @@ impl ProxyProc {
             .collect()
     }
 
+    /// The messages of the `note` records so far.
+    fn notes(&self) -> Vec<String> {
+        self.records()
+            .iter()
+            .filter(|r| r["event"] == "note")
+            .map(|r| r["message"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+
     fn violations(&self) -> Vec<Value> {
         self.records()
             .into_iter()
@@ -842,13 +851,7 @@ async fn session_cap_evicts_the_least_recently_used_at_the_boundary() {
         statuses(a, &[Some("A"), Some("B"), Some("A")]).await,
         [200, 200, 400]
     );
-    let notes = |p: &ProxyProc| {
-        p.records()
-            .into_iter()
-            .filter(|r| r["event"] == "note")
-            .count()
-    };
-    assert_eq!(notes(&proxy), 0);
+    assert_eq!(proxy.notes().len(), 0);
     // cap + 1: C evicts B (least recently used), not A.
     assert_eq!(statuses(a, &[Some("C"), Some("A")]).await, [200, 400]);
     // B starts over (evicting C), C starts over too.
@@ -1224,13 +1227,6 @@ async fn cut_or_unreadable_upstream_answers_are_noted() {
     });
     let up = Upstream::start(route).await;
     let proxy = ProxyProc::start(up.addr, &["--profile", "legacy"]);
-    let notes = |p: &ProxyProc| -> Vec<String> {
-        p.records()
-            .iter()
-            .filter(|r| r["event"] == "note")
-            .map(|r| r["message"].as_str().unwrap_or_default().to_owned())
-            .collect()
-    };
     let h = [
         ("Content-Type", "application/json"),
         ("mcp-protocol-version", "2025-06-18"),
@@ -1252,7 +1248,7 @@ async fn cut_or_unreadable_upstream_answers_are_noted() {
         "{}",
         String::from_utf8_lossy(&raw)
     );
-    let n = notes(&proxy);
+    let n = proxy.notes();
     assert!(
         n.iter().any(|m| m.contains("response body failed")),
         "{n:?}"
@@ -1271,7 +1267,7 @@ async fn cut_or_unreadable_upstream_answers_are_noted() {
     )
     .await;
     assert_eq!((got.status, &got.body[..]), (200, &b"hello"[..]));
-    let n = notes(&proxy);
+    let n = proxy.notes();
     assert!(
         n.iter()
             .any(|m| m.contains("text/plain") && m.contains("not validated")),
@@ -1338,14 +1334,8 @@ async fn get_stream_judges_no_ids() {
     // An unknown session's GET: judged, not stored (no eviction of S1).
     let got = send(proxy.addr, &get("bogus")).await;
     assert_eq!(got.status, 200);
-    let recs = proxy.records();
-    assert!(
-        !recs.iter().any(|r| r["event"] == "note"
-            && r["message"]
-                .as_str()
-                .is_some_and(|m| m.contains("evicting"))),
-        "{recs:?}"
-    );
+    let notes = proxy.notes();
+    assert!(!notes.iter().any(|m| m.contains("evicting")), "{notes:?}");
     assert!(proxy.violations().is_empty(), "{:?}", proxy.violations());
 }
 
@@ -1364,14 +1354,7 @@ async fn refused_replacement_upstream_is_noted() {
     let proxy = ProxyProc::start(up.addr, &["--profile", "legacy"]);
     let got = legacy_post(proxy.addr, Some("S1"), LEGACY_LIST).await;
     assert_eq!(got.status, 200);
-    let notes = |p: &ProxyProc| -> Vec<String> {
-        p.records()
-            .iter()
-            .filter(|r| r["event"] == "note")
-            .map(|r| r["message"].as_str().unwrap_or_default().to_owned())
-            .collect()
-    };
-    assert!(!notes(&proxy).iter().any(|m| m.contains("replacement")));
+    assert!(!proxy.notes().iter().any(|m| m.contains("replacement")));
     let got = legacy_post(
         proxy.addr,
         Some("S1"),
@@ -1381,7 +1364,7 @@ async fn refused_replacement_upstream_is_noted() {
     assert_eq!(got.status, 400);
     assert_eq!(up.seen().len(), 2, "the replacement went upstream");
     // The replacement is awaited before the client's reply, so the note is already logged.
-    let n = notes(&proxy);
+    let n = proxy.notes();
     assert!(
         n.iter()
             .any(|m| m.contains("replacement") && m.contains("HTTP 500")),
