@@ -560,32 +560,36 @@ fn kinds_and_shapes_display_stable_names_and_faults_are_errors() {
     assert_eq!(boxed.source().unwrap().to_string(), e.to_string());
 }
 
+/// Decodes `input` with `codec` through `FramedRead` and sends every item, by value, into a
+/// `FramedWrite` with a fresh `codec` of the same kind; the bytes written.
+async fn pipe_by_value<C>(codec: impl Fn() -> C, input: &[u8]) -> Vec<u8>
+where
+    C: Decoder<Error = CodecError> + Encoder<<C as Decoder>::Item, Error = CodecError>,
+{
+    use futures::SinkExt;
+    use tokio_util::codec::FramedWrite;
+    let mut out = Vec::new();
+    let mut sink = FramedWrite::new(&mut out, codec());
+    let mut src = FramedRead::new(input, codec());
+    while let Some(f) = src.next().await {
+        sink.send(f.unwrap()).await.unwrap();
+    }
+    drop(sink);
+    out
+}
+
 /// New-user trial (session 13): the encoders took only `&Frame` / `&SseFrame`, so a
 /// `FramedWrite` sink (which takes items by value) could not be fed decoded items; owned
 /// items are encoders' inputs now, byte-exact for each codec (read → write round trip).
 #[test]
 fn framed_write_takes_decoded_items_by_value() {
-    use futures::{SinkExt, StreamExt};
-    use mcpwire::codec::{NdjsonCodec, NdjsonRawCodec, SseCodec};
-    use tokio_util::codec::{FramedRead, FramedWrite};
+    use futures::SinkExt;
+    use mcpwire::codec::NdjsonCodec;
+    use tokio_util::codec::FramedWrite;
     futures::executor::block_on(async {
         let ndjson: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{oops\n";
-        let mut out = Vec::new();
-        let mut sink = FramedWrite::new(&mut out, NdjsonCodec::new());
-        let mut src = FramedRead::new(ndjson, NdjsonCodec::new());
-        while let Some(f) = src.next().await {
-            sink.send(f.unwrap()).await.unwrap();
-        }
-        drop(sink);
-        assert_eq!(out, ndjson);
-        let mut out = Vec::new();
-        let mut sink = FramedWrite::new(&mut out, NdjsonRawCodec::new());
-        let mut src = FramedRead::new(ndjson, NdjsonRawCodec::new());
-        while let Some(f) = src.next().await {
-            sink.send(f.unwrap()).await.unwrap();
-        }
-        drop(sink);
-        assert_eq!(out, ndjson);
+        assert_eq!(pipe_by_value(NdjsonCodec::new, ndjson).await, ndjson);
+        assert_eq!(pipe_by_value(NdjsonRawCodec::new, ndjson).await, ndjson);
         // A raw item carrying a framing error (an unterminated last line) is refused.
         let mut src = FramedRead::new(&b"{\"a\":1}"[..], NdjsonRawCodec::new());
         let cut = src.next().await.unwrap().unwrap();
@@ -594,13 +598,6 @@ fn framed_write_takes_decoded_items_by_value() {
         assert!(sink.send(cut).await.is_err());
         let sse: &[u8] =
             b"id: 7\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n";
-        let mut out = Vec::new();
-        let mut sink = FramedWrite::new(&mut out, SseCodec::new());
-        let mut src = FramedRead::new(sse, SseCodec::new());
-        while let Some(f) = src.next().await {
-            sink.send(f.unwrap()).await.unwrap();
-        }
-        drop(sink);
-        assert_eq!(out, sse);
+        assert_eq!(pipe_by_value(SseCodec::new, sse).await, sse);
     });
 }

@@ -380,8 +380,9 @@ impl SseFramer {
     }
     /// Field lines seen so far whose name is none of `data`, `event`, `id`, `retry`
     /// (compared exactly, case and spaces included). The event stream standard (WHATWG HTML,
-    /// "Interpreting an event stream") ignores such lines, so a misspelt `Data: …`, `data : …` or ` data: …`
-    /// line loses its value silently: this count is how a validator reports it.
+    /// "Interpreting an event stream") ignores such lines, so a misspelt `Data: …`,
+    /// `data : …` or ` data: …` line loses its value silently: this count is how a validator
+    /// reports it.
     pub fn unknown_fields(&self) -> u64 {
         self.unknown_fields
     }
