@@ -729,8 +729,13 @@ async fn get_is_forwarded_untouched_minus_hop_by_hop_headers() {
     assert_eq!(up.seen()[0].method, "DELETE");
 }
 
+/// An unreachable upstream is answered 502. Trial finding (session 13): the answer was plain
+/// text, so a client's request got no JSON-RPC error with its id (a client matching
+/// responses by id waited, or failed the transport). A request now gets the `-32603` error
+/// response with its id; a legacy batch one per request element, in a JSON array; a
+/// notification (nothing to answer) the plain-text 502.
 #[tokio::test]
-async fn unreachable_upstream_is_502() {
+async fn unreachable_upstream_is_502_with_an_error_response_per_request() {
     // Bind and drop: nothing listens on that port any more.
     let addr = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -743,7 +748,59 @@ async fn unreachable_upstream_is_502() {
     )
     .await;
     assert_eq!(got.status, 502);
+    assert_eq!(got.header("content-type"), Some("application/json"));
+    let v = got.json();
+    assert_eq!(
+        (&v["jsonrpc"], &v["id"]),
+        (&Value::from("2.0"), &Value::from(7))
+    );
+    assert_eq!(v["error"]["code"], -32603);
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("mcpwire proxy: upstream request failed"),
+        "{message}"
+    );
     assert!(proxy.records().iter().any(|r| r["event"] == "note"));
+
+    // A notification: nothing to answer by id.
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+    let h = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "notifications/cancelled"),
+    ];
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", &h, note.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.status, 502);
+    assert_eq!(got.header("content-type"), Some("text/plain"));
+    assert!(proxy.violations().is_empty(), "{:?}", proxy.violations());
+
+    // A legacy batch: each request element answered with its id, in element order.
+    let proxy = ProxyProc::start(addr, &["--profile", "2025-03-26"]);
+    let h = [
+        ("Content-Type", "application/json"),
+        ("mcp-protocol-version", "2025-03-26"),
+    ];
+    let batch = concat!(
+        r#"[{"jsonrpc":"2.0","id":"a","method":"tools/list"},"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"},"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"ping"}]"#
+    );
+    let got = send(
+        proxy.addr,
+        &request("POST", "/mcp", &h, batch.as_bytes(), false),
+    )
+    .await;
+    assert_eq!(got.status, 502);
+    let v = got.json();
+    let answers = v.as_array().expect("a JSON array");
+    let ids: Vec<_> = answers.iter().map(|a| a["id"].clone()).collect();
+    assert_eq!(ids, [Value::from("a"), Value::from(2)]);
+    assert!(answers.iter().all(|a| a["error"]["code"] == -32603));
 }
 
 #[test]

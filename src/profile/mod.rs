@@ -65,6 +65,7 @@ pub use headers::{
 pub use reply::{
     ErrorReply, error_reply, error_reply_for_frame, error_reply_for_frame_with,
     error_reply_with_data, http_status, missing_capability_reply, replacement_reply,
+    request_error_reply,
 };
 pub use rules::Rule;
 pub use tracker::{IdKey, Tracker};

@@ -155,6 +155,28 @@ pub fn replacement_reply(raw_id: &str, v: &Violation) -> ErrorReply {
     write_body(id, INTERNAL_ERROR, &message, None, 500)
 }
 
+/// An error response of the gateway's own to request id `raw_id` (its raw JSON text, as
+/// [`Envelope::id_raw`] gives it): JSON-RPC error `code` with `message`, sent at
+/// `http_status`. For failures that are no violation of the message itself, where the
+/// request still needs an answer: the upstream could not be reached, timed out, or the
+/// gateway's own policy refused it (JSON-RPC 2.0 §5: a request is answered with a result or
+/// an error; MCP: use -32603 Internal error, [`crate::error::INTERNAL_ERROR`], when no other
+/// code applies).
+///
+/// `raw_id` is written as given when it is one JSON string or integer id token; anything
+/// else (`None`, `null`, a float, text that is not one token) gives a reply without an id,
+/// which [`ErrorReply::for_revision`] turns into `"id":null` where the revision needs one.
+/// Never answer a notification or a response with it: neither may be answered.
+pub fn request_error_reply(
+    raw_id: Option<&str>,
+    code: i32,
+    message: &str,
+    http_status: u16,
+) -> ErrorReply {
+    let id = raw_id.filter(|r| Msg::token_id_key(r.as_bytes()).is_some());
+    write_body(id, code, message, None, http_status)
+}
+
 /// Like [`error_reply`] with caller-supplied `data` (replaces any default data).
 pub fn error_reply_with_data(
     env: Option<&Envelope<'_>>,

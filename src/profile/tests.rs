@@ -5,6 +5,7 @@
 use super::msg::Msg;
 use super::tracker::Tracker;
 use super::*;
+use crate::error::INTERNAL_ERROR;
 
 include!("../../tests/support/profile_corpus.rs");
 
@@ -2326,4 +2327,43 @@ fn id_key_from_raw_fits_ids_over_the_default_frame_limit() {
         Tracked::Request
     );
     assert!(s.settle_request(Direction::ClientToServer, raw));
+}
+
+/// `request_error_reply` (session 14, for a gateway's own failures such as an unreachable
+/// upstream): the id is written as given when it is one string or integer token, escapes
+/// kept; anything else gives no id, which `for_revision` turns into `"id":null` where the
+/// revision requires one.
+#[test]
+fn request_error_reply_writes_only_id_tokens() {
+    let r = request_error_reply(
+        Some(r#""a\u0062""#),
+        INTERNAL_ERROR,
+        "upstream \"down\"",
+        502,
+    );
+    assert_eq!(r.http_status, 502);
+    assert_eq!(
+        String::from_utf8(r.body).unwrap(),
+        r#"{"jsonrpc":"2.0","id":"a\u0062","error":{"code":-32603,"message":"upstream \"down\""}}"#
+    );
+    for bad in [
+        None,
+        Some("null"),
+        Some("1.5"),
+        Some("1 2"),
+        Some("not json"),
+        Some("{}"),
+    ] {
+        let r = request_error_reply(bad, INTERNAL_ERROR, "m", 502);
+        assert_eq!(
+            String::from_utf8(r.body.clone()).unwrap(),
+            r#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"m"}}"#,
+            "{bad:?}"
+        );
+        let legacy = r.for_revision(Some(Revision::V2025_03_26));
+        assert!(
+            legacy.body.starts_with(br#"{"jsonrpc":"2.0","id":null,"#),
+            "{bad:?}"
+        );
+    }
 }

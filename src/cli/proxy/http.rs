@@ -71,7 +71,9 @@
 //!
 //! `--monitor` forwards rejected bodies too (oversize ones included, streamed on as they
 //! arrive). The proxy runs until SIGINT / SIGTERM (Ctrl-C off Unix), then writes the summary
-//! record and exits 0. Upstream failures are answered 502 and logged as `note` records, and
+//! record and exits 0. Upstream failures are answered 502 (a request with the `-32603`
+//! error response carrying its id, so the client's request is answered; a legacy batch with
+//! one per request element) and logged as `note` records, and
 //! so are a response body that fails midway (what arrived is judged as cut) and a 2xx answer
 //! to a POST in a content type other than JSON or SSE.
 
@@ -92,9 +94,10 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use mcpwire::codec::FrameFault;
+use mcpwire::error::INTERNAL_ERROR;
 use mcpwire::framing::sse::{LINE_OVERHEAD, SseFramer};
 use mcpwire::framing::{FrameError, FrameErrorKind, Status};
-use mcpwire::profile::{Direction, Profile, Session};
+use mcpwire::profile::{Direction, Profile, Session, request_error_reply};
 use mcpwire::{Limits, Parser};
 use serde::Serialize;
 
@@ -555,10 +558,10 @@ async fn handle(p: Arc<Proxy>, req: Request<Incoming>) -> Result<Response<ProxyB
     if req.method() == Method::GET && p.endpoint.matches(req.uri().path()) {
         let state = p.get_stream_state(req.headers());
         let (parts, body) = req.into_parts();
-        return Ok(forward(&p, parts, body.boxed(), Some(state)).await);
+        return Ok(forward(&p, parts, body.boxed(), Some(state), Unanswered::NONE).await);
     }
     let (parts, body) = req.into_parts();
-    Ok(forward(&p, parts, body.boxed(), None).await)
+    Ok(forward(&p, parts, body.boxed(), None, Unanswered::NONE).await)
 }
 
 /// The response to a rejected POST body.
@@ -619,7 +622,7 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
             return r;
         }
         // --monitor: stream it on as it comes.
-        return forward(&p, parts, body.boxed(), Some(session)).await;
+        return forward(&p, parts, body.boxed(), Some(session), Unanswered::NONE).await;
     }
     let mut buf = BytesMut::with_capacity(declared.unwrap_or(0).min(p.max_body as u64) as usize);
     let deadline = tokio::time::Instant::now() + p.read_timeout;
@@ -650,12 +653,13 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
                     prefix: Some(buf.freeze()),
                     rest: body,
                 };
-                return forward(&p, parts, prefixed.boxed(), Some(session)).await;
+                return forward(&p, parts, prefixed.boxed(), Some(session), Unanswered::NONE).await;
             }
             buf.extend_from_slice(&data);
         }
     }
     let bytes = buf.freeze();
+    let unanswered;
     let mut action = {
         let pairs: Vec<(&str, std::borrow::Cow<'_, str>)> = parts
             .headers
@@ -664,6 +668,9 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
             .collect();
         let pairs: Vec<(&str, &str)> = pairs.iter().map(|(n, v)| (*n, v.as_ref())).collect();
         let parsed = p.c2s.parse(&bytes).map_err(FrameFault::Envelope);
+        unanswered = parsed
+            .as_ref()
+            .map_or(Unanswered::NONE, |env| Unanswered::of(&p.c2s, env));
         let mut s = sessions::lock(&session);
         p.judge().judge(
             &mut s,
@@ -693,7 +700,73 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
     if let Some(r) = reply(action) {
         return r;
     }
-    forward(&p, parts, full(bytes), Some(session)).await
+    forward(&p, parts, full(bytes), Some(session), unanswered).await
+}
+
+/// The requests of a POST body forwarded upstream, answered by the proxy itself when the
+/// upstream cannot be reached: one request, or the request elements of a legacy batch.
+struct Unanswered {
+    /// Each request's id, its raw JSON text.
+    ids: Vec<String>,
+    /// The body was a batch: the answer is a JSON array.
+    batch: bool,
+}
+
+impl Unanswered {
+    /// Nothing to answer (a notification, a response, a body that is no message).
+    const NONE: Self = Self {
+        ids: Vec::new(),
+        batch: false,
+    };
+
+    /// The requests of `env` (parsed with `parser`, whose limits its batch elements get).
+    fn of(parser: &Parser, env: &mcpwire::Envelope<'_>) -> Self {
+        let id = |e: &mcpwire::Envelope<'_>| {
+            (e.shape() == mcpwire::Shape::Request)
+                .then(|| e.id_raw().map(str::to_owned))
+                .flatten()
+        };
+        match env.batch_elements() {
+            Some(elements) => Self {
+                ids: elements
+                    .filter_map(|s| parser.parse(s.slice(env.frame())).ok().and_then(|e| id(&e)))
+                    .collect(),
+                batch: true,
+            },
+            None => Self {
+                ids: id(env).into_iter().collect(),
+                batch: false,
+            },
+        }
+    }
+
+    /// The proxy's answer when the upstream failed with `msg`: each request's `-32603`
+    /// error response (a JSON array for a batch) at HTTP 502, so that the client's requests
+    /// are answered by id; a plain-text 502 when there is no request to answer.
+    fn answer(&self, msg: &str) -> Response<ProxyBody> {
+        if self.ids.is_empty() {
+            return own_response(502, "text/plain", format!("mcpwire proxy: {msg}\n"));
+        }
+        let message = format!("mcpwire proxy: {msg}");
+        let mut bodies = self
+            .ids
+            .iter()
+            .map(|id| request_error_reply(Some(id), INTERNAL_ERROR, &message, 502).body);
+        let body = if self.batch {
+            let mut out = b"[".to_vec();
+            for (i, b) in bodies.enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(&b);
+            }
+            out.push(b']');
+            out
+        } else {
+            bodies.next().unwrap_or_default()
+        };
+        own_response(502, "application/json", body)
+    }
 }
 
 /// POSTs `body` (a `-32603` replacement response) upstream in place of a rejected client body
@@ -714,7 +787,7 @@ async fn replace_upstream(p: &Arc<Proxy>, parts: &hyper::http::request::Parts, b
         .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
     // The answer is a `202 Accepted` for a response; any other status is noted, so that a
     // replacement the server refused does not pass unseen (session 12's open item).
-    let resp = forward(p, head, full(body), None).await;
+    let resp = forward(p, head, full(body), None, Unanswered::NONE).await;
     if !resp.status().is_success() {
         p.note(&format!(
             "the upstream answered the replacement error response with HTTP {}",
@@ -731,6 +804,7 @@ async fn forward(
     mut parts: hyper::http::request::Parts,
     body: ProxyBody,
     tap: Option<SharedSession>,
+    unanswered: Unanswered,
 ) -> Response<ProxyBody> {
     let to_endpoint = p.endpoint.matches(parts.uri.path());
     let delete = parts.method == Method::DELETE;
@@ -752,7 +826,7 @@ async fn forward(
         Err(e) => {
             let msg = format!("upstream request failed: {e}");
             p.note(&msg);
-            return own_response(502, "text/plain", format!("mcpwire proxy: {msg}\n"));
+            return unanswered.answer(&msg);
         }
     };
     let (mut parts, body) = resp.into_parts();
