@@ -13,7 +13,8 @@ mod support;
 use std::hint::black_box;
 
 use mcpwire::Backend;
-use support::ours::Ours;
+use mcpwire::profile::Profile;
+use support::ours::{Ours, OursValidating};
 use support::peers::*;
 use support::{Class, Extractor, check_agreement_lenient, payload_bytes, run_all};
 
@@ -21,6 +22,7 @@ const IMPLS: &[&str] = &[
     "mcpwire",
     "mcpwire_avx2",
     "mcpwire_scalar",
+    "mcpwire_validate",
     "serde_value",
     "serde_raw_2pass",
     "serde_peek",
@@ -101,6 +103,11 @@ fn main() {
         ),
         "mcpwire_scalar" => drive(
             Ours::with_backend(Backend::Scalar, "mcpwire_scalar").expect("scalar"),
+            &frames,
+            passes,
+        ),
+        "mcpwire_validate" => drive(
+            OursValidating::new(Profile::Auto, "mcpwire_validate"),
             &frames,
             passes,
         ),

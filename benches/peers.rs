@@ -11,7 +11,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mcpwire::Backend;
-use support::ours::Ours;
+use mcpwire::profile::Profile;
+use support::ours::{Ours, OursValidating};
 use support::peers::*;
 use support::{Class, Extractor, check_agreement, payload_bytes, run_all};
 
@@ -47,6 +48,9 @@ fn peers(c: &mut Criterion) {
         for o in &mut backends {
             check_agreement(&mut reference, o, &frames, what);
         }
+        // Parse + accessors + the MCP profile check (`Validator::check`, profile `auto`).
+        let mut validating = OursValidating::new(Profile::Auto, "mcpwire_validate");
+        check_agreement(&mut reference, &mut validating, &frames, what);
         check_agreement(&mut reference, &mut a, &frames, what);
         check_agreement(&mut reference, &mut b, &frames, what);
         check_agreement(&mut reference, &mut b2, &frames, what);
@@ -64,6 +68,7 @@ fn peers(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("envelope/{what}"));
         group.throughput(Throughput::Bytes(payload_bytes(&frames)));
         bench_one(&mut group, &mut ours, &frames);
+        bench_one(&mut group, &mut validating, &frames);
         for o in &mut backends {
             bench_one(&mut group, o, &frames);
         }
@@ -82,6 +87,7 @@ fn peers(c: &mut Criterion) {
                 class,
                 &frames,
                 &mut ours,
+                &mut validating,
                 &mut backends,
                 &mut a,
                 &mut b,
@@ -103,6 +109,7 @@ fn round_robin_class(
     class: Class,
     frames: &[&[u8]],
     ours: &mut Ours,
+    validating: &mut OursValidating,
     backends: &mut [Ours],
     a: &mut SerdeValue,
     b: &mut SerdeRawEnvelope,
@@ -117,7 +124,7 @@ fn round_robin_class(
         let name = e.name();
         (name, Box::new(move || run_all(e, black_box(frames))))
     }
-    let mut passes: Vec<support::Pass<'_>> = vec![pass(ours, frames)];
+    let mut passes: Vec<support::Pass<'_>> = vec![pass(ours, frames), pass(validating, frames)];
     for o in backends.iter_mut() {
         passes.push(pass(o, frames));
     }

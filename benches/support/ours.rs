@@ -1,8 +1,8 @@
 //! mcpwire itself as an [`Extractor`]: `Parser::parse`, then the envelope accessors.
 
-use mcpwire::Backend;
 use mcpwire::envelope::Id;
-use mcpwire::{Parser, Span};
+use mcpwire::profile::{Direction, Profile, Validator, Violation};
+use mcpwire::{Backend, Envelope, Parser, Span};
 
 use super::{Extractor, Sink};
 
@@ -40,6 +40,56 @@ impl Extractor for Ours {
     #[inline]
     fn run<S: Sink>(&mut self, frame: &[u8], sink: &mut S) -> Result<(), String> {
         let env = self.parser.parse(frame).map_err(|e| e.to_string())?;
+        emit(&env, frame, sink);
+        Ok(())
+    }
+}
+
+/// mcpwire's parse and accessors as [`Ours`], then `Validator::check` against an MCP
+/// profile: what a gateway that validates MCP, not only JSON-RPC, pays per message. The
+/// direction is unknown (the bench classes mix both directions, so direction rules are
+/// skipped); the violations buffer is reused. The extracted fields are [`Ours`]'s.
+pub struct OursValidating {
+    parser: Parser,
+    validator: Validator,
+    out: Vec<Violation>,
+    name: &'static str,
+}
+
+impl OursValidating {
+    /// Validates against `profile`.
+    pub fn new(profile: Profile, name: &'static str) -> Self {
+        Self {
+            parser: Parser::new(),
+            validator: Validator::new(profile, Direction::Unknown),
+            out: Vec::new(),
+            name,
+        }
+    }
+}
+
+impl Extractor for OursValidating {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn validates(&self) -> &'static str {
+        "full"
+    }
+    #[inline]
+    fn run<S: Sink>(&mut self, frame: &[u8], sink: &mut S) -> Result<(), String> {
+        let env = self.parser.parse(frame).map_err(|e| e.to_string())?;
+        emit(&env, frame, sink);
+        self.out.clear();
+        self.validator.check(&env, &mut self.out);
+        std::hint::black_box(self.out.len());
+        Ok(())
+    }
+}
+
+/// The fields every mcpwire row reports.
+#[inline(always)]
+fn emit<S: Sink>(env: &Envelope<'_>, frame: &[u8], sink: &mut S) {
+    {
         if let Some(s) = env.jsonrpc() {
             sink.jsonrpc(&s.decode());
         }
@@ -78,6 +128,5 @@ impl Extractor for Ours {
                 }
             }
         }
-        Ok(())
     }
 }

@@ -45,8 +45,77 @@ pub(crate) fn token_text(raw: &[u8]) -> Option<(&str, bool)> {
     Some((unsafe { std::str::from_utf8_unchecked(raw) }, slash))
 }
 
+/// Index of the first `"` or `\` in `hay` (in a validated frame: where a string's content
+/// ends or its next escape starts); `None` when it holds neither. Same result as
+/// `memchr::memchr2(b'"', b'\\', hay)`, which it calls only past the first 32 bytes: keys
+/// and short values end within them, where memchr's dispatch and set-up cost more than the
+/// search (the profile layer's member iteration runs this once per string).
+#[inline]
+pub(crate) fn find_quote_or_backslash(hay: &[u8]) -> Option<usize> {
+    const QUOTES: u64 = ONES * b'"' as u64;
+    const BACKSLASHES: u64 = ONES * b'\\' as u64;
+    let mut at = 0;
+    while at < 32 {
+        let Some(c) = hay.get(at..at + 8) else {
+            break;
+        };
+        let w = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        // The lowest set bit of either mask is exact (see `zero_bytes`), so the lowest of
+        // their union is the first hit.
+        let hits = zero_bytes(w ^ QUOTES) | zero_bytes(w ^ BACKSLASHES);
+        if hits != 0 {
+            return Some(at + (hits.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    let rest = hay.get(at..).unwrap_or_default();
+    memchr::memchr2(b'"', b'\\', rest).map(|i| at + i)
+}
+
 #[cfg(test)]
 mod tests {
+    use super::find_quote_or_backslash;
+
+    /// Against `memchr2` at every length 0..80, every position of a `"` or `\` hit (and a
+    /// second hit after it), over bytes one bit away from the targets (near misses for the
+    /// zero-byte test) and high bytes.
+    #[test]
+    fn find_quote_or_backslash_matches_memchr2() {
+        let fillers = [
+            b'a',
+            b'"' ^ 1,
+            b'\\' ^ 1,
+            b'"' ^ 0x80,
+            b'\\' | 0x80,
+            0xff,
+            0,
+            b'#',
+        ];
+        for len in 0..80 {
+            for &fill in &fillers {
+                let base = vec![fill; len];
+                assert_eq!(
+                    find_quote_or_backslash(&base),
+                    memchr::memchr2(b'"', b'\\', &base)
+                );
+                for at in 0..len {
+                    for hit in [b'"', b'\\'] {
+                        let mut h = base.clone();
+                        h[at] = hit;
+                        if at + 3 < len {
+                            h[at + 3] = b'"';
+                        }
+                        assert_eq!(
+                            find_quote_or_backslash(&h),
+                            memchr::memchr2(b'"', b'\\', &h),
+                            "len {len} fill {fill:#x} hit {hit} at {at}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     use super::token_text;
 
     #[test]
