@@ -1704,3 +1704,18 @@ fn headers_file_reports_a_repeated_member_only_the_header_check_reads() {
     let (code, recs, _) = check_jsonl(&["--tasks-extension", "--headers"], &f);
     assert_eq!(code, 0, "{recs:?}");
 }
+
+/// Hostile trial (session 14): a `tools/call` with `params.arguments` written twice checked as
+/// valid (a first-wins policy reads `/ok`, a last-wins backend runs `/etc/passwd`). Exact
+/// input of the trial: now `duplicate-params-key` (-32602), exit 1.
+#[test]
+fn repeated_tool_arguments_are_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"path":"/ok"},"arguments":{"path":"/etc/passwd"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let mut line = body.to_vec();
+    line.push(b'\n');
+    let f = temp_file(&dir, "dupargs.client-to-server.jsonl", &line);
+    let (code, recs, _) = check_jsonl(&["--profile", "2026-07-28"], &f);
+    assert_eq!(code, 1, "{recs:?}");
+    assert_eq!(kinds(&recs[0]), ["duplicate-params-key"]);
+}

@@ -639,3 +639,38 @@ fn unknown_field_names_are_counted() {
         }
     }
 }
+
+/// Hostile trial (session 14): a caller that broke the buffer contract (a shorter buffer than
+/// the bytes the framer kept) made `SseFramer::decode` panic on a slice index. Release builds
+/// now drop the event in progress and go on from a line start (no panic, no out-of-bounds
+/// read); debug builds assert, to catch the caller's bug. Exact inputs of the trial.
+#[test]
+#[cfg(not(debug_assertions))]
+fn a_broken_buffer_contract_does_not_panic() {
+    let mut f = SseFramer::new();
+    let _ = f.decode(b"data: aaaaaaaaaaaaaaaaaaaaaaaa");
+    let d = f.decode(b"d\n\n");
+    assert!(d.consumed <= 3);
+    let mut f = SseFramer::new();
+    let _ = f.decode(b"data: aaaa\ndata: bbbbbbbbbbbbb");
+    let _ = f.decode(b"\n\n");
+    let _ = f.finish(b"");
+    // The framer goes on: a well-formed event after the broken call is framed.
+    let mut f = SseFramer::new();
+    let _ = f.decode(b"data: aaaaaaaaaaaaaaaaaaaaaaaa");
+    let d = f.decode(b"\ndata: {}\n\n");
+    let Status::Complete(Ok(ev)) = &d.status else {
+        panic!("{:?}", d.status.is_partial())
+    };
+    assert_eq!(ev.data(), b"{}");
+}
+
+/// The same misuse in a debug build is an assertion naming the contract.
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "buffer contract broken")]
+fn a_broken_buffer_contract_asserts_in_debug_builds() {
+    let mut f = SseFramer::new();
+    let _ = f.decode(b"data: aaaaaaaaaaaaaaaaaaaaaaaa");
+    let _ = f.decode(b"d\n\n");
+}

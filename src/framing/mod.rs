@@ -20,6 +20,12 @@
 //! remaining bytes, optionally followed by newly received ones. Byte ranges in a result are
 //! indices into the `buf` of that call (before dropping `consumed`).
 //!
+//! A buffer shorter than the bytes an earlier call left pending breaks the contract: that is
+//! the caller's bug. Debug builds assert on it; release builds never panic or read out of
+//! bounds, but the frames and offsets that follow are unspecified (the SSE framer drops the
+//! event in progress and reads the buffer from a line start; the NDJSON framer clamps its
+//! resume position to the buffer).
+//!
 //! Every framer remembers how far it has searched, so no byte is searched twice and the total
 //! work is linear in the stream length however it is chunked (a 4 MB line in 64-byte reads
 //! costs the same as one read). The framers count the bytes they examine

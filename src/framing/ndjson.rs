@@ -196,6 +196,13 @@ impl NdjsonFramer {
     /// searched twice); nothing is counted or consumed then.
     #[inline(always)]
     pub(crate) fn decode_fast(&mut self, buf: &[u8]) -> Result<(usize, NdjsonFrame), Searched> {
+        // The buffer contract (module docs): release builds clamp the search to `buf`.
+        debug_assert!(
+            self.scanned <= buf.len(),
+            "NdjsonFramer: buffer contract broken: {} pending bytes given, {} searched before",
+            buf.len(),
+            self.scanned
+        );
         if self.discarding {
             return Err(None);
         }

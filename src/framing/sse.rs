@@ -433,9 +433,37 @@ impl SseFramer {
         self.decode_slow(buf)
     }
 
+    /// The buffer contract (module docs): `buf` holds at least the bytes the framer kept from
+    /// earlier calls. A caller that breaks it (passes fewer) gets no panic and no
+    /// out-of-bounds read (hostile trial, session 14: a slice index panicked): the event in
+    /// progress is dropped and `buf` is read from a line start, as after [`reset`](Self::reset)
+    /// but with the counters kept. Debug builds assert instead, to catch the caller's bug.
+    #[inline]
+    fn check_contract(&mut self, buf: &[u8]) {
+        let kept = self.pos.max(self.scanned).max(match &self.data {
+            Data::Single(r) => r.end,
+            _ => 0,
+        });
+        if buf.len() >= kept {
+            return;
+        }
+        debug_assert!(
+            false,
+            "SseFramer: buffer contract broken: {} pending bytes given, {kept} kept from earlier calls",
+            buf.len()
+        );
+        self.clear_event();
+        self.pos = 0;
+        self.scanned = 0;
+        self.skip_lf = false;
+        self.discarding_line = false;
+        self.discarding_event = false;
+    }
+
     /// Everything but the whole-event fast path of [`decode`](Self::decode).
     #[inline(never)]
     fn decode_slow<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
+        self.check_contract(buf);
         let step = self.step(buf);
         self.complete(buf, step)
     }
@@ -455,6 +483,7 @@ impl SseFramer {
     /// Everything but the whole-event fast path of [`finish`](Self::finish).
     #[inline(never)]
     fn finish_slow<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
+        self.check_contract(buf);
         let step = self.step(buf);
         if !matches!(step, Step::Partial) {
             return self.complete(buf, step);

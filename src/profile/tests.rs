@@ -2367,3 +2367,72 @@ fn request_error_reply_writes_only_id_tokens() {
         );
     }
 }
+
+/// Hostile trial (session 14): a repeated `params.arguments` of `tools/call` passed `check` and
+/// the proxy (a first-wins policy reads `/ok`, a last-wins backend runs `/etc/passwd`), and so
+/// did `"Arguments"` next to `"arguments"`. `arguments` of `tools/call` and `prompts/get` is
+/// now an inspected member: repeated (also behind an escape, or as `null`) it is
+/// `duplicate-params-key` at the second key, a case variant is `case-variant-param`; other
+/// methods' `arguments` are not inspected. Exact inputs of the trial, under every profile.
+#[test]
+fn repeated_or_case_variant_arguments_are_rejected() {
+    const M26: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let call = |method: &str, body: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{"name":"t",{body},{M26}}}}}"#
+        )
+    };
+    let dup = Rule::Core(crate::error::ErrorKind::DuplicateParamsKey);
+    // The two rules at stake (a 2026 `_meta` may bring others under a legacy profile).
+    let rules_of = |profile: Profile, frame: &str| -> Vec<(Rule, usize)> {
+        let mut v = Validator::new(profile, Direction::ClientToServer);
+        judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .filter(|x| x.rule == dup || x.rule == Rule::CaseVariantParam)
+            .map(|x| (x.rule, x.offset))
+            .collect()
+    };
+    for method in ["tools/call", "prompts/get"] {
+        let ok = call(method, r#""arguments":{"path":"/ok"}"#);
+        assert_eq!(rules_of(Profile::V2026_07_28, &ok), [], "{ok}");
+        for second in [
+            r#""arguments":{"path":"/etc/passwd"}"#,
+            r#""arguments":null"#,
+            r#""\u0061rguments":{"path":"/etc/passwd"}"#,
+        ] {
+            let f = call(method, &format!(r#""arguments":{{"path":"/ok"}},{second}"#));
+            let at = f.rfind(&second[..second.find(':').unwrap()]).unwrap();
+            for p in [Profile::V2026_07_28, Profile::V2025_06_18, Profile::Auto] {
+                assert_eq!(rules_of(p, &f), [(dup, at)], "{p:?} {f}");
+            }
+        }
+        // Three copies: one finding.
+        let three = call(
+            method,
+            r#""arguments":{},"arguments":{},"arguments":{"path":"/etc/passwd"}"#,
+        );
+        assert_eq!(rules_of(Profile::V2026_07_28, &three).len(), 1);
+        for variant in [r#""Arguments""#, r#""ARGUMENTS""#, r#""argumentſ""#] {
+            let f = call(
+                method,
+                &format!(r#""arguments":{{"path":"/ok"}},{variant}:{{"path":"/etc/passwd"}}"#),
+            );
+            let at = f.find(variant).unwrap();
+            assert_eq!(
+                rules_of(Profile::V2026_07_28, &f),
+                [(Rule::CaseVariantParam, at)],
+                "{f}"
+            );
+        }
+    }
+    // Not an inspected member of other methods (`arguments` means nothing there).
+    let other = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{{"ref":{{"type":"ref/prompt","name":"p"}},"argument":{{"name":"a","value":"v"}},"arguments":1,"arguments":2,{M26}}}}}"#
+    );
+    assert!(
+        !rules_of(Profile::V2026_07_28, &other)
+            .iter()
+            .any(|(r, _)| *r == dup),
+        "{other}"
+    );
+}

@@ -142,6 +142,7 @@ pub(crate) fn check(
         Shape::Request => {
             check_request(v, m, rev, dir, out);
             params::check(m, rev, out);
+            check_arguments(m, out);
         }
         Shape::Notification => {
             check_notification(v, m, rev, dir, out);
@@ -250,6 +251,49 @@ fn params_case_variant(m: &Msg<'_>) -> Option<crate::Span> {
             })
         })
         .map(|mem| mem.key_span)
+}
+
+/// `params.arguments` of `tools/call` and `prompts/get` (every revision): the member a
+/// gateway's policy reads (the tool's input, the prompt's values), so it is an inspected
+/// member as `name` is. Written twice it is `duplicate-params-key` (-32602): a first-wins
+/// reader and a last-wins backend would run different arguments (trial, session 14:
+/// `"arguments":{"path":"/ok"},"arguments":{"path":"/etc/passwd"}` passed `check` and the
+/// proxy). A key equal to it only under case folding (`"Arguments"`, `"argumentſ"`) is
+/// `case-variant-param`, as for `name` (a case-insensitive backend reads it as the
+/// arguments). Its type is not judged here. One pass over the cached `params` members.
+fn check_arguments(m: &Msg<'_>, out: &mut Vec<Violation>) {
+    const ARGUMENTS: &str = "arguments";
+    if !matches!(m.method.as_deref(), Some("tools/call" | "prompts/get")) {
+        return;
+    }
+    let Some(all) = m.params.and_then(|p| m.cached_members(p)) else {
+        return;
+    };
+    let (mut seen, mut repeat_noted, mut variant_pushed) = (false, false, false);
+    for mem in all {
+        if mem.key == ARGUMENTS {
+            if seen && !repeat_noted {
+                m.note_repeated(mem.key_span);
+                repeat_noted = true;
+            }
+            seen = true;
+        } else if !variant_pushed
+            // `a` has no non-ASCII case fold: a variant starts with `a` or `A`.
+            && matches!(mem.key.as_bytes().first(), Some(b'a' | b'A'))
+            && crate::envelope::folds_to(mem.key.as_bytes(), ARGUMENTS.as_bytes())
+        {
+            variant_pushed = true;
+            push(
+                out,
+                Rule::CaseVariantParam,
+                mem.key_span.start().saturating_sub(1),
+                format!(
+                    "key {:?} differs from an inspected params member only in case",
+                    String::from_utf8_lossy(mem.key_span.slice(m.frame))
+                ),
+            );
+        }
+    }
 }
 
 /// The request a response answers (from the tracker).
