@@ -616,7 +616,7 @@ impl Session {
     /// | outcome | answer |
     /// |---|---|
     /// | [`Tracked::Request`] | [`error_reply`] to the sender, then [`Session::settle_request`] |
-    /// | [`Tracked::DuplicateRequest`] | [`error_reply`] to the sender (do not settle: the entry is the earlier request's) |
+    /// | [`Tracked::DuplicateRequest`] | [`error_reply`] with `None` (no id) to the sender: the id names the earlier request in flight, whose answer it would otherwise read as; do not settle (the entry is the earlier request's) |
     /// | [`Tracked::Answered`], [`Tracked::NotJudged`] (a response) | [`replacement_reply`] to the receiver |
     /// | [`Tracked::UnknownId`] | nothing (it answers no request) |
     /// | [`Tracked::Untracked`], shape invalid, with a `method` | [`error_reply`] to the sender (from a server: when it has an id) |

@@ -460,7 +460,12 @@ impl Judge {
     ) -> Action {
         match env.shape() {
             Shape::Request => {
-                let r = error_reply(Some(env), first).for_revision(rev);
+                // A request reusing an id in flight is answered without the id: the id names
+                // the earlier request, whose sender would take the error as that request's
+                // answer (and the real answer, later, as an unknown id; hostile trial,
+                // session 14).
+                let env_for_id = (*tracked != Tracked::DuplicateRequest).then_some(env);
+                let r = error_reply(env_for_id, first).for_revision(rev);
                 // Answered here: the request is no longer in flight (unless its id was a
                 // duplicate: then the in-flight entry is the earlier request's, which still
                 // awaits the real response).
@@ -588,7 +593,10 @@ impl Judge {
                     {
                         session.settle_request(dir, id);
                     }
-                    bodies.push(error_reply(Some(&el), &cause).for_revision(rev).body);
+                    // Without the id when it names an earlier request in flight (as for a
+                    // single frame).
+                    let el_for_id = (*t != Tracked::DuplicateRequest).then_some(&el);
+                    bodies.push(error_reply(el_for_id, &cause).for_revision(rev).body);
                 }
                 (Shape::Notification, _) => {}
                 // A response in a batch the profile refused was not checked: when its id answers
@@ -911,5 +919,59 @@ mod tests {
         assert_eq!(m["ping"], 2);
         assert_eq!(m["notifications/initialized"], 1);
         assert_eq!(j.log.stats.c2s.shapes["batch"], 1);
+    }
+
+    /// Hostile trial (session 14): a client request reusing an id still in flight was answered
+    /// with an error carrying that id, which the client took as the answer to its first
+    /// request (whose real answer then came as an unknown id). The reply now has no id
+    /// (`"id":null` where the revision requires one), for a single frame and a batch
+    /// element; the first request stays in flight. Exact frames of the trial.
+    #[test]
+    fn a_duplicate_request_id_is_answered_without_the_id() {
+        let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        let c2s = Direction::ClientToServer;
+        let mut j = Judge::new(Profile::V2026_07_28, 16, quiet_log(), false);
+        let mut s = j.new_session();
+        assert_eq!(judge_bytes(&mut j, &mut s, c2s, list), Action::Forward);
+        let Action::Reply { body, .. } = judge_bytes(&mut j, &mut s, c2s, list) else {
+            panic!("not a reply");
+        };
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v.get("id"), None, "{v}");
+        assert_eq!(v["error"]["code"], -32600, "{v}");
+        // The first request is still in flight: its real answer is matched.
+        let answer = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"private"}}"#;
+        let parsed = mcpwire::Parser::new()
+            .parse(answer)
+            .map_err(FrameFault::Envelope);
+        assert_eq!(
+            j.judge(&mut s, Direction::ServerToClient, 0, answer, parsed, None),
+            Action::Forward
+        );
+
+        // A batch element reusing an id in flight (2025-03-26): `"id":null` in its reply.
+        let mut j = Judge::new(Profile::V2025_03_26, 16, quiet_log(), false);
+        let mut s = j.new_session();
+        let ping = br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#;
+        assert_eq!(judge_bytes(&mut j, &mut s, c2s, ping), Action::Forward);
+        let batch = br#"[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":8,"method":"ping"}]"#;
+        let Action::Batch {
+            reply: Some(body), ..
+        } = judge_bytes(&mut j, &mut s, c2s, batch)
+        else {
+            panic!("no batch reply");
+        };
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let ids: Vec<_> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].clone())
+            .collect();
+        assert_eq!(
+            ids,
+            [serde_json::Value::Null, serde_json::Value::from(8)],
+            "{v}"
+        );
     }
 }
