@@ -823,6 +823,82 @@ impl Parser {
             .and_then(|(id, method)| method.then_some(id))
     }
 
+    /// The id of a rejected *response*, for replacing it so that the request it answered
+    /// does not wait forever: [`Parser::recover_id`] when that reads one (and the frame has
+    /// no depth-1 `method`), else the id of a frame rejected for its *content* — invalid
+    /// UTF-8, a raw control character or a bad escape in a string, a number out of range, a
+    /// value nested too deep — whose structure is intact.
+    ///
+    /// The second case reads the frame by its structure alone (strings to their closing
+    /// quote, brackets matched, scalars to the next delimiter; nothing inside is checked)
+    /// and returns `Some` only when all of these hold (hostile trial, session 14: a server's
+    /// result with one Latin-1 byte was dropped, and the client's request waited forever):
+    ///
+    /// * the root value is an object that closes, with nothing but whitespace after it, and
+    ///   every depth-1 member is a string key, a colon and a value;
+    /// * exactly one depth-1 key is `id` (compared after unescaping) and none is `method`
+    ///   (a request is never taken for a response);
+    /// * the `id` value is a valid id on its own: a string (valid UTF-8 and escapes) or a
+    ///   plain integer within ±(2^53−1).
+    ///
+    /// Use the span only to settle a request in flight from the other side
+    /// ([`Session::settle_rejected_response`](crate::profile::Session::settle_rejected_response),
+    /// [`replacement_reply`](crate::profile::replacement_reply)); never to answer the frame's
+    /// sender (JSON-RPC 2.0 §5.1: a parse error is answered with a null id).
+    pub fn recover_response_id(&self, frame: &[u8]) -> Option<Span> {
+        if let Some((id, method)) = self.recover(frame) {
+            return (!method).then_some(id);
+        }
+        if frame.len() > self.limits.max_frame_len || frame.len() > u32::MAX as usize {
+            return None;
+        }
+        let mut i = skip_ws_at(frame, 0);
+        if frame.get(i) != Some(&b'{') {
+            return None;
+        }
+        i = skip_ws_at(frame, i + 1);
+        let (mut id, mut ids) = (None, 0usize);
+        loop {
+            if frame.get(i) != Some(&b'"') {
+                return None;
+            }
+            let kend = raw_string_end(frame, i)?;
+            let raw = &frame[i + 1..kend - 1];
+            let escaped = raw.contains(&b'\\');
+            let is = |name: &[u8]| eq_decoded(raw, escaped, name);
+            if is(b"method") {
+                return None;
+            }
+            let is_id = is(b"id");
+            i = skip_ws_at(frame, kend);
+            if frame.get(i) != Some(&b':') {
+                return None;
+            }
+            i = skip_ws_at(frame, i + 1);
+            let vend = structural_value_end(frame, i)?;
+            if is_id {
+                ids += 1;
+                id = Some(Span::at(i, vend));
+            }
+            i = skip_ws_at(frame, vend);
+            match frame.get(i) {
+                Some(b',') => i = skip_ws_at(frame, i + 1),
+                Some(b'}') => break,
+                _ => return None,
+            }
+        }
+        if skip_ws_at(frame, i + 1) != frame.len() || ids != 1 {
+            return None;
+        }
+        // The id token on its own must be a valid id (its bytes may hold the content error).
+        let span = id?;
+        let mut probe = Vec::with_capacity(span.len() + 7);
+        probe.extend_from_slice(br#"{"id":"#);
+        probe.extend_from_slice(span.slice(frame));
+        probe.push(b'}');
+        self.recover(&probe).map(|_| span)
+    }
+
     /// The walk behind [`Parser::recover_id`]: the id span, and whether a depth-1 `method`
     /// member is present.
     fn recover(&self, frame: &[u8]) -> Option<(Span, bool)> {
@@ -1655,6 +1731,51 @@ fn raw_value_end(buf: &[u8], pos: usize) -> Option<usize> {
                 .position(|b| matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
                 .unwrap_or(buf.len() - pos);
             Some(pos + n)
+        }
+    }
+}
+
+/// The end of the value at `pos` read by its structure alone, for a frame the parser
+/// rejected for its content ([`Parser::recover_response_id`]): a string to its closing quote
+/// (escapes stepped over, content not checked), a container to its matching bracket (kinds
+/// matched, strings inside stepped over), a scalar to the next delimiter. `None` when the
+/// structure is broken (an unclosed string or container, a mismatched bracket, no value).
+fn structural_value_end(buf: &[u8], pos: usize) -> Option<usize> {
+    match *buf.get(pos)? {
+        b'"' => raw_string_end(buf, pos),
+        b'{' | b'[' => {
+            // The closing bracket each open container waits for.
+            let mut open: Vec<u8> = Vec::new();
+            let mut i = pos;
+            while let Some(&b) = buf.get(i) {
+                match b {
+                    b'"' => {
+                        i = raw_string_end(buf, i)?;
+                        continue;
+                    }
+                    b'{' => open.push(b'}'),
+                    b'[' => open.push(b']'),
+                    b'}' | b']' => {
+                        if open.pop() != Some(b) {
+                            return None;
+                        }
+                        if open.is_empty() {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            None
+        }
+        b'}' | b']' | b',' | b':' => None,
+        _ => {
+            let n = buf[pos..]
+                .iter()
+                .position(|b| matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
+                .unwrap_or(buf.len() - pos);
+            (n > 0).then_some(pos + n)
         }
     }
 }

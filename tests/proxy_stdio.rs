@@ -265,6 +265,51 @@ fn unreadable_server_response_with_a_known_id_is_answered() {
     );
 }
 
+/// Hostile trial (session 14): a server response with one bad byte deep in `result` (a
+/// Latin-1 byte, a raw TAB, a lone surrogate escape) was dropped: its id could not be read by
+/// `recover_id` (the frame is not JSON), so the client's request waited forever. Its
+/// structure is intact and names the request: replaced with the -32603 error with that id.
+/// A well-formed answer after them still passes.
+#[test]
+fn server_response_with_bad_content_is_replaced_for_the_client() {
+    if !python() {
+        return;
+    }
+    let script: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"caf\xe9\"}]}}\n\
+{\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"a\tb\"}]}}\n\
+{\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"\\ud800\"}]}}\n\
+{\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{}}";
+    let input = [1, 2, 3, 4]
+        .map(|i| format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"ping\"}}\n"))
+        .concat();
+    let out = scripted(&["--profile", "legacy"], script, input);
+    let replies = lines(&out.stdout);
+    let ids: Vec<_> = replies.iter().map(|r| r["id"].clone()).collect();
+    assert_eq!(ids, [1, 2, 3, 4], "{replies:?}");
+    for r in &replies[..3] {
+        assert_eq!(r["error"]["code"], -32603, "{r}");
+    }
+    assert!(replies[3]["result"].is_object());
+    let recs = records(&out.stderr);
+    let actions: Vec<_> = violations(&recs)
+        .iter()
+        .map(|r| {
+            (
+                r["kind"].as_str().unwrap().to_owned(),
+                r["action"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            ("invalid-utf8".to_owned(), "replaced".to_owned()),
+            ("control-character".to_owned(), "replaced".to_owned()),
+            ("lone-surrogate".to_owned(), "replaced".to_owned()),
+        ]
+    );
+}
+
 /// Hostile trial D7: a client's last request without a final newline (it wrote it and closed
 /// its end) was logged `dropped` with its id and never answered. It is not forwarded (stdio
 /// delimits every message with a newline) but answered: -32700 with its id, before the proxy

@@ -181,3 +181,84 @@ fn recover_id_respects_limits() {
     bom.extend_from_slice(frame);
     assert_eq!(recover_id(&bom), None);
 }
+
+/// `Parser::recover_response_id` (hostile trial, session 14: a server's response with one bad
+/// byte deep in `result` was dropped by the stdio proxy, and the client's request waited
+/// forever). Frames rejected for their content, structure intact: the id is read; anything
+/// with a `method`, two ids, broken structure, or an invalid id token: none. Every case is
+/// first checked to be rejected by `parse` (or accepted, for the strict cases).
+#[test]
+fn recover_response_id_reads_ids_of_content_errors_only() {
+    let p = Parser::new();
+    let cases: &[(&[u8], Option<&str>)] = &[
+        // The trial's inputs: a Latin-1 byte, a raw TAB, a lone surrogate deep in `result`.
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"caf\xe9\"}]}}",
+            Some("1"),
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"a\tb\"}]}}",
+            Some("2"),
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":"s-3","result":{"text":"\ud800"}}"#,
+            Some(r#""s-3""#),
+        ),
+        // After the bad content, escaped key, number out of range, deep nesting.
+        (
+            b"{\"result\":{\"t\":\"\xff\"},\"jsonrpc\":\"2.0\",\"i\\u0064\":4}",
+            Some("4"),
+        ),
+        (br#"{"jsonrpc":"2.0","id":5,"result":{"n":1e400}}"#, Some("5")),
+        (
+            format!(
+                r#"{{"jsonrpc":"2.0","id":6,"result":{{"a":{}{}}}}}"#,
+                "[".repeat(200),
+                "]".repeat(200)
+            )
+            .leak()
+            .as_bytes(),
+            Some("6"),
+        ),
+        // A strict recovery (duplicate key) still works; a well-formed response too.
+        (br#"{"jsonrpc":"2.0","id":7,"result":{},"result":{}}"#, Some("7")),
+        // Never for a request (a `method` anywhere at depth 1, escaped too).
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"x\",\"params\":{\"t\":\"\xff\"}}",
+            None,
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":8,\"params\":{\"t\":\"\xff\"},\"m\\u0065thod\":\"x\"}",
+            None,
+        ),
+        (br#"{"jsonrpc":"2.0","id":8,"method":"a","method":"b"}"#, None),
+        // Two ids, no id, an invalid id token (bad content inside it, float, null).
+        (b"{\"id\":9,\"result\":{\"t\":\"\xff\"},\"id\":10}", None),
+        (b"{\"jsonrpc\":\"2.0\",\"result\":{\"t\":\"\xff\"}}", None),
+        (b"{\"id\":\"a\xffb\",\"result\":{}}", None),
+        (b"{\"id\":1.5,\"result\":{\"t\":\"\xff\"}}", None),
+        (b"{\"id\":null,\"result\":{\"t\":\"\xff\"}}", None),
+        (b"{\"id\":9007199254740992,\"result\":{\"t\":\"\xff\"}}", None),
+        // Broken structure: truncated, unclosed string, mismatched bracket, trailing bytes,
+        // not an object, a BOM, a missing colon or value.
+        (b"{\"jsonrpc\":\"2.0\",\"id\":11,\"result\":{\"t\":\"\xff\"}", None),
+        (b"{\"jsonrpc\":\"2.0\",\"id\":11,\"result\":{\"t\":\"\xff}}", None),
+        (b"{\"id\":11,\"result\":{\"t\":[\"\xff\"}]}", None),
+        (b"{\"id\":11,\"result\":{\"t\":\"\xff\"}} x", None),
+        (b"[{\"id\":11,\"result\":{\"t\":\"\xff\"}}]", None),
+        (b"\xef\xbb\xbf{\"id\":11,\"result\":{\"t\":\"\xff\"}}", None),
+        (b"{\"id\" 11,\"result\":{\"t\":\"\xff\"}}", None),
+        (b"{\"id\":,\"result\":{\"t\":\"\xff\"}}", None),
+    ];
+    for (frame, want) in cases {
+        let shown = String::from_utf8_lossy(frame);
+        let got = p
+            .recover_response_id(frame)
+            .map(|s| std::str::from_utf8(s.slice(frame)).unwrap().to_owned());
+        assert_eq!(got.as_deref(), *want, "{shown}");
+        // Each content case is one `parse` rejects (the point of the recovery).
+        if want.is_some() && !shown.contains(r#""result":{},"result""#) {
+            assert!(parse(frame).is_err(), "{shown}");
+        }
+    }
+}

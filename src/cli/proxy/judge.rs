@@ -259,8 +259,12 @@ impl Judge {
         // though a backend that strips the BOM, as rmcp does, reads it).
         let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
         let parser = self.parser;
+        // A response rejected for its content (a bad byte deep in `result`) still names the
+        // request it answers when its structure is intact (hostile trial, session 14: such a
+        // server response was dropped and the client's request waited forever).
         let id = parser
             .recover_id(bytes)
+            .or_else(|| parser.recover_response_id(bytes))
             .and_then(|s| std::str::from_utf8(s.slice(bytes)).ok());
         let action = match violation {
             _ if self.monitor => Action::Forward,
