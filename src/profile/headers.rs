@@ -414,14 +414,92 @@ fn param_matches(m: &Msg<'_>, s: Span, header: &str) -> bool {
     match m.kind_at(s) {
         Some(Kind::String) => m.str_at(s).is_some_and(|b| b == header),
         Some(Kind::Bool) => s.slice(m.frame) == header.as_bytes(),
-        Some(Kind::Number) => {
-            let body = std::str::from_utf8(s.slice(m.frame))
-                .ok()
-                .and_then(|b| b.parse::<f64>().ok());
-            let head = header.parse::<f64>().ok().filter(|h| h.is_finite());
-            matches!((body, head), (Some(b), Some(h)) if b == h)
-        }
+        // Numerically (\[HTTP\]: `42.0` == `42`) and exactly: through `f64`,
+        // 9007199254740993 matched a header of 9007199254740992 (hostile trial, session 14),
+        // while a backend reading integers exactly sees the former.
+        Some(Kind::Number) => std::str::from_utf8(s.slice(m.frame))
+            .ok()
+            .and_then(Decimal::parse)
+            .is_some_and(|b| Decimal::parse(header).is_some_and(|h| h == b)),
         _ => false,
+    }
+}
+
+/// A decimal number in canonical form, for exact numeric comparison: `digits × 10^exp`
+/// with no leading or trailing zeros in `digits` (zero is empty `digits`, sign and exponent
+/// 0), so `42`, `42.0`, `4.2e1` and `420e-1` are equal and `9007199254740993` is not
+/// `9007199254740992`.
+#[derive(Debug, PartialEq, Eq)]
+struct Decimal {
+    negative: bool,
+    digits: Vec<u8>,
+    exp: i64,
+}
+
+impl Decimal {
+    /// Parses RFC 8259 number syntax (`-`? int (`.` frac)? (`e` sign? digits)?); `None` for
+    /// anything else (a header value with `+`, spaces, hex, `NaN`, …).
+    fn parse(text: &str) -> Option<Self> {
+        let b = text.as_bytes();
+        let (negative, rest) = match b.split_first() {
+            Some((b'-', r)) => (true, r),
+            _ => (false, b),
+        };
+        let int_len = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+        let (int, rest) = rest.split_at(int_len);
+        if int.is_empty() || (int.len() > 1 && int[0] == b'0') {
+            return None;
+        }
+        let (frac, rest) = match rest.split_first() {
+            Some((b'.', r)) => {
+                let n = r.iter().take_while(|c| c.is_ascii_digit()).count();
+                if n == 0 {
+                    return None;
+                }
+                r.split_at(n)
+            }
+            _ => (&rest[..0], rest),
+        };
+        let exp: i64 = match rest.split_first() {
+            None => 0,
+            Some((b'e' | b'E', r)) => {
+                let (neg, r) = match r.split_first() {
+                    Some((b'-', r)) => (true, r),
+                    Some((b'+', r)) => (false, r),
+                    _ => (false, r),
+                };
+                if r.is_empty() || !r.iter().all(u8::is_ascii_digit) {
+                    return None;
+                }
+                // Saturating: an exponent beyond ±10^15 compares by its sign only, which is
+                // exact for any digits a frame or header can hold.
+                let v = r.iter().fold(0i64, |v, d| {
+                    v.saturating_mul(10)
+                        .saturating_add(i64::from(d - b'0'))
+                        .min(1 << 50)
+                });
+                if neg { -v } else { v }
+            }
+            Some(_) => return None,
+        };
+        let mut digits: Vec<u8> = int.iter().chain(frac).copied().collect();
+        let lead = digits.iter().take_while(|&&d| d == b'0').count();
+        digits.drain(..lead);
+        let trail = digits.iter().rev().take_while(|&&d| d == b'0').count();
+        digits.truncate(digits.len() - trail);
+        if digits.is_empty() {
+            return Some(Self {
+                negative: false,
+                digits,
+                exp: 0,
+            });
+        }
+        let exp = exp - frac.len() as i64 + trail as i64;
+        Some(Self {
+            negative,
+            digits,
+            exp,
+        })
     }
 }
 
@@ -767,5 +845,49 @@ mod tests {
             HeaderRecord::parse(cases.as_bytes()).unwrap().headers.len(),
             2
         );
+    }
+
+    /// Hostile trial (session 14): a numeric argument was compared with its `Mcp-Param-*`
+    /// header through `f64`, so `9007199254740993` matched a header of `9007199254740992`
+    /// (a backend that reads integers exactly sees the former). The comparison is exact and
+    /// numeric (\[HTTP\]: `42.0` == `42`).
+    #[test]
+    fn numeric_params_compare_exactly() {
+        let h = |v: &'static str| {
+            [
+                ("MCP-Protocol-Version", "2026-07-28"),
+                ("Mcp-Method", "tools/call"),
+                ("Mcp-Name", "echo"),
+                ("Mcp-Param-Region", v),
+            ]
+        };
+        let bind = [ParamBinding {
+            header: "Region".into(),
+            path: vec!["region".into()],
+        }];
+        let call = |arg: &str| CALL.replace(r#""region":"eu""#, &format!(r#""region":{arg}"#));
+        for (arg, header, same) in [
+            ("9007199254740993", "9007199254740992", false),
+            ("9007199254740993", "9007199254740993", true),
+            ("42", "42.0", true),
+            ("42.0", "42", true),
+            ("4.2e1", "42", true),
+            ("420e-1", "42", true),
+            ("-0", "0", true),
+            ("0.1", "0.10", true),
+            ("42", "43", false),
+            ("42", "-42", false),
+            ("1e300", "10e299", true),
+            ("1e300", "1e301", false),
+            ("1e-300", "0.1e-299", true),
+            ("42", "+42", false),
+            ("42", " 42x", false),
+            ("42", "0x2A", false),
+            ("42", "042", false),
+        ] {
+            let out = check(&call(arg), &h(header), &bind);
+            let want: &[&str] = if same { &[] } else { &["header-mismatch"] };
+            assert_eq!(rules(&out), want, "{arg} vs {header}: {out:?}");
+        }
     }
 }
