@@ -190,10 +190,15 @@ rules! {
     ParamType => "param-type", INVALID_PARAMS,
         "§5.1, §5.3 ([TS] `…Params` member types; 2026 schema.json)";
     /// A 2026-07-28 result whose caching fields are malformed: `ttlMs` not a non-negative
-    /// integer, or `cacheScope` neither `"public"` nor `"private"`. A caching gateway keys
-    /// on them (a `"private"` result must not be shared across authorization contexts).
+    /// integer, or `cacheScope` neither `"public"` nor `"private"`; or missing: a complete
+    /// result (`resultType` `"complete"` or absent) answering `server/discover`, `tools/list`,
+    /// `prompts/list`, `resources/list`, `resources/templates/list` or `resources/read` lacks
+    /// either (reported at the result object). Absence is judged only when the tracker
+    /// matched the result to its request; an unknown method is not guessed. A caching
+    /// gateway keys on them (a `"private"` result must not be shared across authorization
+    /// contexts).
     CacheField => "cache-field", INVALID_REQUEST,
-        "§11 ([CACHE]; [TS], [JS] CacheableResult: ttlMs integer minimum 0, cacheScope enum)";
+        "§11 ([CACHE]; [TS], [JS] CacheableResult: ttlMs integer minimum 0, cacheScope enum, both required)";
     /// A JSON-RPC batch with more than [`MAX_BATCH_ELEMENTS`](super::MAX_BATCH_ELEMENTS)
     /// elements: rejected whole, its elements not checked (each answer would cost a gateway
     /// more than the element: `[1,1,…]` in 4 MiB is two million error replies).

@@ -397,7 +397,7 @@ fn tracker_rules() {
         dup.iter().map(|v| v.rule).collect::<Vec<_>>(),
         [Rule::DuplicateRequestId]
     );
-    let ok = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}"#;
+    let ok = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}"#;
     assert!(judge(&mut s, Some((&mut t, s2c)), ok).is_empty());
     // The id is free again: 2026-07-28 allows reuse after completion.
     assert!(judge(&mut c, Some((&mut t, c2s)), call.as_bytes()).is_empty());
@@ -2326,4 +2326,141 @@ fn id_key_from_raw_fits_ids_over_the_default_frame_limit() {
         Tracked::Request
     );
     assert!(s.settle_request(Direction::ClientToServer, raw));
+}
+
+/// Caching fields are required on complete results of the cacheable methods (spec digest
+/// §11; 2026 `schema.json` `required` of `DiscoverResult`, `ListToolsResult`, …), judged
+/// only when the tracker knows the answered method.
+#[test]
+fn cache_fields_required_on_complete_cacheable_results() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    // Sends `method` (id 1) through a tracker, then its answer; the answer's (rule, offset)s.
+    let answered = |profile: Profile, method: &str, result: &str| -> Vec<(Rule, usize)> {
+        let mut t = Tracker::new(4);
+        let mut c = Validator::new(profile, c2s);
+        let mut s = Validator::new(profile, s2c);
+        let extra = match method {
+            "resources/read" => r#""uri":"file:///a","#,
+            "tools/call" | "prompts/get" => r#""name":"x","#,
+            _ => "",
+        };
+        let q = if profile == Profile::V2026_07_28 {
+            req(method, extra)
+        } else {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{}}}}}"#,
+                extra.trim_end_matches(',')
+            )
+        };
+        assert_eq!(judge(&mut c, Some((&mut t, c2s)), q.as_bytes()), [], "{q}");
+        let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
+        judge(&mut s, Some((&mut t, s2c)), frame.as_bytes())
+            .iter()
+            .map(|v| (v.rule, v.offset))
+            .collect()
+    };
+    // The result object starts at byte 33, after `{"jsonrpc":"2.0","id":1,"result":`.
+    const AT: usize = 33;
+    let v26 = Profile::V2026_07_28;
+    for method in [
+        "server/discover",
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+    ] {
+        // Both present: valid (other members of the result are not judged here).
+        for ok in [
+            r#"{"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#,
+            r#"{"resultType":"complete","cacheScope":"public","ttlMs":3600000}"#,
+        ] {
+            assert_eq!(answered(v26, method, ok), [], "{method}: {ok}");
+        }
+        // Each one missing, both missing.
+        assert_eq!(
+            answered(
+                v26,
+                method,
+                r#"{"resultType":"complete","cacheScope":"public"}"#
+            ),
+            [(Rule::CacheField, AT)],
+            "{method}"
+        );
+        assert_eq!(
+            answered(v26, method, r#"{"resultType":"complete","ttlMs":0}"#),
+            [(Rule::CacheField, AT)],
+            "{method}"
+        );
+        assert_eq!(
+            answered(v26, method, r#"{"resultType":"complete"}"#),
+            [(Rule::CacheField, AT), (Rule::CacheField, AT)],
+            "{method}"
+        );
+        // No resultType reads as complete: missing-result-type and the caching fields.
+        assert_eq!(
+            answered(v26, method, r#"{}"#),
+            [
+                (Rule::MissingResultType, AT),
+                (Rule::CacheField, AT),
+                (Rule::CacheField, AT)
+            ],
+            "{method}"
+        );
+        // Present but malformed: reported at the value, once (not also as missing).
+        assert_eq!(
+            answered(
+                v26,
+                method,
+                r#"{"resultType":"complete","ttlMs":-1,"cacheScope":"public"}"#
+            ),
+            [(Rule::CacheField, AT + 33)],
+            "{method}"
+        );
+        // A complete result is no task, whatever members it adds.
+        assert_eq!(
+            answered(v26, method, r#"{"resultType":"complete","taskId":"t"}"#),
+            [(Rule::CacheField, AT), (Rule::CacheField, AT)],
+            "{method}"
+        );
+        // Legacy revisions define no caching fields.
+        assert_eq!(
+            answered(Profile::V2025_11_25, method, r#"{}"#),
+            [],
+            "{method}"
+        );
+    }
+    // Boundary: an input_required answer to resources/read carries no cache hints.
+    assert_eq!(
+        answered(
+            v26,
+            "resources/read",
+            r#"{"resultType":"input_required","requestState":"s"}"#
+        ),
+        []
+    );
+    // Results of other methods need no caching fields.
+    for method in ["tools/call", "prompts/get"] {
+        let r = r#"{"resultType":"complete","content":[]}"#;
+        assert_eq!(answered(v26, method, r), [], "{method}");
+    }
+    // The answered method unknown (no tracker): absence is not judged.
+    let mut s = Validator::new(v26, s2c);
+    let bare = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[]}}"#;
+    assert_eq!(judge(&mut s, None, bare), []);
+    // Through a Session (proxy, record): same verdict, same offset.
+    let mut session = Session::new(v26, 16);
+    let list = req("tools/list", "");
+    assert_eq!(
+        session_check(&mut session, c2s, &list),
+        (Tracked::Request, vec![])
+    );
+    let (t, rules) = session_check(&mut session, s2c, std::str::from_utf8(bare).unwrap());
+    assert_eq!(
+        t,
+        Tracked::Answered {
+            method: "tools/list".into()
+        }
+    );
+    assert_eq!(rules, [Rule::CacheField, Rule::CacheField]);
 }

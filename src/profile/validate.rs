@@ -11,6 +11,16 @@ use crate::error::ErrorKind;
 
 /// Methods whose result may be `input_required` (\[MRTR\] Supported Requests).
 const MRTR_METHODS: &[&str] = &["tools/call", "prompts/get", "resources/read"];
+/// Methods whose complete results are `CacheableResult`s and so carry `ttlMs` and `cacheScope`
+/// (spec digest §11, [CACHE]; [JS] `required` of their `…Result` definitions).
+const CACHEABLE_METHODS: &[&str] = &[
+    "server/discover",
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+];
 /// Methods allowed inside `inputRequests` (\[MRTR\], \[TS\] InputRequest).
 const INPUT_REQUEST_METHODS: &[&str] =
     &["elicitation/create", "sampling/createMessage", "roots/list"];
@@ -691,7 +701,15 @@ fn check_result(
             );
         }
     }
-    check_cache_fields(m, out);
+    // A result without `resultType` is read as complete ([B]; it is also `missing-result-type`
+    // above); one with a non-string or other value is not a complete result.
+    let complete = rt
+        .as_ref()
+        .map_or(m.result_member("resultType").is_none(), |(t, _)| {
+            t == "complete"
+        });
+    let cacheable = request_method.filter(|rm| complete && CACHEABLE_METHODS.contains(rm));
+    check_cache_fields(m, cacheable, out);
     if request_method == Some("subscriptions/listen") && m.meta_get(meta::SUBSCRIPTION_ID).is_none()
     {
         push(
@@ -705,17 +723,35 @@ fn check_result(
     }
 }
 
-/// The caching fields of a 2026-07-28 result, when present (spec digest §11, [CACHE], [JS]
-/// `CacheableResult`): `ttlMs` a non-negative integer (milliseconds), `cacheScope` `"public"`
-/// or `"private"`. Their absence is not judged here: clients read an absent `ttlMs` as 0, and
-/// which results must carry them depends on the request, which one side's traffic may not
-/// show.
-fn check_cache_fields(m: &Msg<'_>, out: &mut Vec<Violation>) {
+/// The caching fields of a 2026-07-28 result (spec digest §11, [CACHE], [JS]
+/// `CacheableResult`): when present, `ttlMs` a non-negative integer (milliseconds) and
+/// `cacheScope` `"public"` or `"private"`. `cacheable` is the answered method when the tracker
+/// matched the result to a request of [`CACHEABLE_METHODS`] and the result is complete
+/// (`resultType` `"complete"` or absent): then both fields are required, and a missing one is
+/// reported at the result object. When the answered method is unknown (one side's traffic, no
+/// tracker, an evicted or ambiguous id) their absence is not judged: which results must carry
+/// them depends on the request.
+fn check_cache_fields(m: &Msg<'_>, cacheable: Option<&str>, out: &mut Vec<Violation>) {
     // A task (a `Task` of the Tasks extension, `tasks/get` results, `resultType: "task"`) has
     // a `ttlMs` of its own (retention; `null` for unlimited), not the caching field
-    // (re-trial, session 12).
-    if m.result_member("taskId").is_some() {
+    // (re-trial, session 12). A complete result of a cacheable method is no task, whatever
+    // members it adds.
+    if cacheable.is_none() && m.result_member("taskId").is_some() {
         return;
+    }
+    if let Some(method) = cacheable {
+        for field in ["ttlMs", "cacheScope"] {
+            if m.result_member(field).is_none() {
+                push(
+                    out,
+                    Rule::CacheField,
+                    m.result.map_or(0, |s| s.start()),
+                    format!(
+                        "complete {method} result lacks {field:?} (cacheable results carry ttlMs and cacheScope)"
+                    ),
+                );
+            }
+        }
     }
     if let Some(ttl) = m.result_member("ttlMs") {
         let raw = ttl.slice(m.frame);
