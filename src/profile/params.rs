@@ -77,6 +77,16 @@ const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
     ("tasks/cancel", &[("taskId", Want::String)]),
 ];
 
+/// `sampling/createMessage`: a legacy server request, and in 2026-07-28 an `inputRequests`
+/// value ([TS] `CreateMessageRequestParams.required`, every revision that has it).
+const SAMPLING: (&str, &[(&str, Want)]) = (
+    "sampling/createMessage",
+    &[("messages", Want::Array), ("maxTokens", Want::Number)],
+);
+/// `elicitation/create`: a server request in 2025-06-18 and 2025-11-25, and in 2026-07-28 an
+/// `inputRequests` value (form and URL modes alike need the message).
+const ELICITATION: (&str, &[(&str, Want)]) = ("elicitation/create", &[("message", Want::String)]);
+
 /// Legacy-only methods and members (2024-11-05 … 2025-11-25 TS schemas).
 const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
     (
@@ -97,13 +107,14 @@ const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
             ("progress", Want::Number),
         ],
     ),
-    (
-        "sampling/createMessage",
-        &[("messages", Want::Array), ("maxTokens", Want::Number)],
-    ),
-    // 2025-06-18 and 2025-11-25 (form and URL modes alike need the message).
-    ("elicitation/create", &[("message", Want::String)]),
+    SAMPLING,
+    ELICITATION,
 ];
+
+/// The requests a 2026-07-28 `InputRequiredResult` embeds in `inputRequests` ([MRTR]; [TS]
+/// `InputRequest`): the same params requirements as the legacy top-level requests of those
+/// names. `roots/list` params are optional and require nothing.
+const INPUT_REQUESTS: &[(&str, &[(&str, Want)])] = &[SAMPLING, ELICITATION];
 
 /// 2026-07-28 only (`schema.json`: `ProgressToken` and `RequestId` are `string | integer`;
 /// `notifications/cancelled` `requestId` is required again; subscriptions are new).
@@ -158,7 +169,8 @@ const fn fits(table: &[(&str, &[(&str, Want)])]) -> bool {
 
 // `check` keeps its findings in arrays of `MAX_REQUIRED`: a longer entry fails the build
 // instead of indexing out of bounds at run time.
-const _: () = assert!(fits(EVERY_REVISION) && fits(LEGACY_ONLY) && fits(V2026_ONLY));
+const _: () =
+    assert!(fits(EVERY_REVISION) && fits(LEGACY_ONLY) && fits(V2026_ONLY) && fits(INPUT_REQUESTS));
 
 /// Checks the required `params` members of a request or notification (`m.method` set) under
 /// `rev`: a missing member is [`Rule::MissingParam`] (at `params`, or at the method when
@@ -173,25 +185,63 @@ pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>
     let Some(wanted) = required(rev, method) else {
         return;
     };
+    let at = m.params.or(m.method_span).map_or(0, |s| s.start());
+    check_members(m, method, wanted, m.params, at, out);
+}
+
+/// Checks the `params` of a request embedded in a 2026-07-28 `inputRequests` value (`{method,
+/// params}`, no `jsonrpc`/`id`) as [`check`] checks a top-level request of that method:
+/// `params` is the embedded `params` object (`None` when absent), `method_at` the offset of
+/// the embedded `method` value, where a member of absent `params` is reported missing. A
+/// method with no requirements (`roots/list`) or outside [`INPUT_REQUESTS`] checks nothing.
+pub(super) fn check_input_request(
+    m: &Msg<'_>,
+    method: &str,
+    params: Option<crate::Span>,
+    method_at: usize,
+    out: &mut Vec<Violation>,
+) {
+    let Some(&(_, wanted)) = INPUT_REQUESTS.iter().find(|(n, _)| *n == method) else {
+        return;
+    };
+    let at = params.map_or(method_at, |s| s.start());
+    check_members(m, method, wanted, params, at, out);
+}
+
+/// The shared body of [`check`] and [`check_input_request`]: the `wanted` members of the
+/// object `params` (the message's own `params` members come from the message's cache),
+/// missing ones reported at `at`.
+fn check_members(
+    m: &Msg<'_>,
+    method: &str,
+    wanted: &[(&str, Want)],
+    params: Option<crate::Span>,
+    at: usize,
+    out: &mut Vec<Violation>,
+) {
     let mut found: [Option<crate::Span>; MAX_REQUIRED] = [None; MAX_REQUIRED];
     let mut repeated = [false; MAX_REQUIRED];
-    if let Some(params) = m.params {
-        for member in m.cached_members(params).unwrap_or_default() {
-            let Some(i) = wanted.iter().position(|(k, _)| *k == member.key) else {
-                continue;
-            };
-            if found[i].is_some() {
-                // One finding per repeated member, however often it repeats.
-                if !repeated[i] {
-                    repeated[i] = true;
-                    m.note_repeated(member.key_span);
-                }
-            } else {
-                found[i] = Some(member.value);
+    let mut see = |member: &crate::envelope::Member<'_>| {
+        let Some(i) = wanted.iter().position(|(k, _)| *k == member.key) else {
+            return;
+        };
+        if found[i].is_some() {
+            // One finding per repeated member, however often it repeats.
+            if !repeated[i] {
+                repeated[i] = true;
+                m.note_repeated(member.key_span);
             }
+        } else {
+            found[i] = Some(member.value);
+        }
+    };
+    if let Some(params) = params {
+        // The message's own `params` from its cache; an embedded object is walked here.
+        match m.cached_members(params) {
+            Some(all) => all.iter().for_each(&mut see),
+            None => crate::envelope::members(m.frame, params).for_each(|mb| see(&mb)),
         }
     }
-    let at = m.params.or(m.method_span).map_or(0, |s| s.start());
     for (&(key, want), value) in wanted.iter().zip(found) {
         let Some(v) = value else {
             out.push(Violation::new(

@@ -99,8 +99,10 @@ rules! {
     /// `resultType` is not `complete`, `input_required` or a value the caller declared.
     UnknownResultType => "unknown-result-type", INVALID_REQUEST,
         "§3 ([B]: unrecognised values MUST be treated as invalid)";
-    /// An `input_required` result with neither `inputRequests` nor `requestState`, or with
-    /// `inputRequests` that is not an object of `{method, params}` objects.
+    /// An `input_required` result with neither `inputRequests` nor `requestState`, with
+    /// `inputRequests` that is not an object of `{method, params}` objects (an embedded
+    /// `params` that is present but not an object included), or a `requestState` that is
+    /// not a string.
     InputRequiredShape => "input-required-shape", INVALID_REQUEST,
         "§3.1 ([MRTR]; [TS] InputRequiredResult)";
     /// An `inputRequests` entry whose method is not `elicitation/create`,
@@ -182,11 +184,15 @@ rules! {
         "§4.2, §9 ([SUB]; [TS] NotificationMetaObject, SubscriptionsListenResult)";
     /// A request or notification of a known method without a member its `params` require
     /// (`tools/call` without `name`, `notifications/progress` without `progress`, …; the
-    /// table is in `profile::params`). Every profile, with the revision's own table.
+    /// table is in `profile::params`). Every profile, with the revision's own table. Under
+    /// 2026-07-28 also a request embedded in an `inputRequests` value (`sampling/createMessage`
+    /// without `messages` or `maxTokens`, `elicitation/create` without `message`), judged as
+    /// the top-level request of that name.
     MissingParam => "missing-param", INVALID_PARAMS,
         "§5.1, §5.3 ([TS] `…Params.required`; 2026 schema.json)";
     /// A required `params` member of the wrong JSON type (`name` not a string, `level` not a
-    /// logging level, `requestId` neither a string nor an integer, …).
+    /// logging level, `requestId` neither a string nor an integer, …), in a top-level
+    /// request or notification or in a request embedded in `inputRequests`.
     ParamType => "param-type", INVALID_PARAMS,
         "§5.1, §5.3 ([TS] `…Params` member types; 2026 schema.json)";
     /// A 2026-07-28 result whose caching fields are malformed: `ttlMs` not a non-negative

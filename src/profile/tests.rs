@@ -137,7 +137,7 @@ fn rows() -> Vec<Row> {
             Rule::InputRequestMethod,
             V2026_07_28,
             ServerToClient,
-            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{}}}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m"}}}}}"#,
             r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"tools/call","params":{}}}}}"#,
         ),
         r(
@@ -2060,11 +2060,11 @@ fn repeated_members_the_rules_read_are_reported() {
     // d) `inputRequests`: a repeated `method` inside one input request, and a repeated key.
     for (result, at_key) in [
         (
-            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","method":"tools/call","params":{}}}}"#,
+            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","method":"tools/call","params":{"message":"m"}}}}"#,
             r#""method":"tools/call""#,
         ),
         (
-            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{}},"a":{"method":"roots/list"}}}"#,
+            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m"}},"a":{"method":"roots/list"}}}"#,
             r#""a":{"method":"roots"#,
         ),
     ] {
@@ -2463,4 +2463,129 @@ fn cache_fields_required_on_complete_cacheable_results() {
         }
     );
     assert_eq!(rules, [Rule::CacheField, Rule::CacheField]);
+}
+
+/// The params of requests embedded in `inputRequests` are judged as the top-level requests
+/// of those names (`profile::params` tables): `missing-param` at the embedded `params` (at the
+/// embedded `method` value when `params` is absent), `param-type` at the value.
+#[test]
+fn input_request_params_judged_as_their_requests() {
+    let rules = |profile: Profile, result: &str| -> (String, Vec<(Rule, usize)>) {
+        let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
+        let mut v = Validator::new(profile, Direction::ServerToClient);
+        let got = judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .map(|x| (x.rule, x.offset))
+            .collect();
+        (frame, got)
+    };
+    let ir = |entry: &str| {
+        format!(r#"{{"resultType":"input_required","inputRequests":{{"k":{entry}}}}}"#)
+    };
+    let v26 = Profile::V2026_07_28;
+    // Valid: each method with its required members (more members allowed), roots/list with
+    // empty or absent params; the spec's own MRTR example shape.
+    for entry in [
+        r#"{"method":"elicitation/create","params":{"message":"Name?"}}"#,
+        r#"{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{}}}}"#,
+        r#"{"method":"elicitation/create","params":{"mode":"url","message":"Log in","url":"https://x.example/"}}"#,
+        r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":100}}"#,
+        r#"{"method":"roots/list","params":{}}"#,
+        r#"{"method":"roots/list"}"#,
+    ] {
+        let (frame, got) = rules(v26, &ir(entry));
+        assert_eq!(got, [], "{frame}");
+    }
+    // Missing members: reported at the embedded params object, once per member.
+    for (entry, missing) in [
+        (r#"{"method":"elicitation/create","params":{}}"#, 1),
+        (
+            r#"{"method":"elicitation/create","params":{"url":"https://x.example/"}}"#,
+            1,
+        ),
+        (
+            r#"{"method":"sampling/createMessage","params":{"messages":[]}}"#,
+            1,
+        ),
+        (
+            r#"{"method":"sampling/createMessage","params":{"maxTokens":1}}"#,
+            1,
+        ),
+        (r#"{"method":"sampling/createMessage","params":{}}"#, 2),
+    ] {
+        let (frame, got) = rules(v26, &ir(entry));
+        let at = frame.find(r#""params":"#).unwrap() + 9;
+        assert_eq!(got, vec![(Rule::MissingParam, at); missing], "{frame}");
+    }
+    // No params at all: reported at the embedded method value.
+    for (entry, missing) in [
+        (r#"{"method":"elicitation/create"}"#, 1),
+        (r#"{"method":"sampling/createMessage"}"#, 2),
+    ] {
+        let (frame, got) = rules(v26, &ir(entry));
+        let at = frame.find(r#""method":"#).unwrap() + 9;
+        assert_eq!(got, vec![(Rule::MissingParam, at); missing], "{frame}");
+    }
+    // Wrong types: at the value.
+    for (entry, value) in [
+        (
+            r#"{"method":"elicitation/create","params":{"message":7}}"#,
+            "7}",
+        ),
+        (
+            r#"{"method":"sampling/createMessage","params":{"messages":{},"maxTokens":1}}"#,
+            "{},",
+        ),
+        (
+            r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":"1"}}"#,
+            r#""1"}"#,
+        ),
+    ] {
+        let (frame, got) = rules(v26, &ir(entry));
+        assert_eq!(
+            got,
+            [(Rule::ParamType, frame.find(value).unwrap())],
+            "{frame}"
+        );
+    }
+    // params present but not an object: the entry's shape, not its members.
+    for entry in [
+        r#"{"method":"sampling/createMessage","params":[]}"#,
+        r#"{"method":"roots/list","params":null}"#,
+    ] {
+        let (frame, got) = rules(v26, &ir(entry));
+        let at = frame.find(r#""params":"#).unwrap() + 9;
+        assert_eq!(got, [(Rule::InputRequiredShape, at)], "{frame}");
+    }
+    // A repeated required member inside embedded params: reported once (first copy judged).
+    let (frame, got) = rules(
+        v26,
+        &ir(r#"{"method":"elicitation/create","params":{"message":"a","message":"b"}}"#),
+    );
+    assert_eq!(
+        got,
+        [(
+            Rule::Core(crate::error::ErrorKind::DuplicateKey),
+            frame.find(r#""message":"b""#).unwrap()
+        )],
+        "{frame}"
+    );
+    // Boundary: an entry whose method is not an input request is reported for its method
+    // only, its params not judged; every entry of the map is judged.
+    let (frame, got) = rules(v26, &ir(r#"{"method":"tools/call","params":{}}"#));
+    assert_eq!(
+        got,
+        [(
+            Rule::InputRequestMethod,
+            frame.find(r#""tools/call""#).unwrap()
+        )]
+    );
+    let two = r#"{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"},"b":{"method":"elicitation/create","params":{}}}}"#;
+    assert_eq!(rules(v26, two).1.len(), 1);
+    // Legacy revisions have no inputRequests: not judged there.
+    let (_, got) = rules(
+        Profile::V2025_11_25,
+        &ir(r#"{"method":"sampling/createMessage","params":{}}"#),
+    );
+    assert_eq!(got, []);
 }

@@ -848,6 +848,20 @@ fn check_input_required(m: &Msg<'_>, rt_off: usize, out: &mut Vec<Violation>) {
                             r.key
                         ),
                     );
+                    continue;
+                }
+                // The embedded request's params, judged as a top-level request of its method
+                // would be (`missing-param`, `param-type`); `params` itself an object when
+                // present (roots/list may omit it).
+                let params = m.member(r.value, "params");
+                match params {
+                    Some(p) if m.kind_at(p) != Some(Kind::Object) => push(
+                        out,
+                        Rule::InputRequiredShape,
+                        p.start(),
+                        format!("inputRequests[{:?}].params is not an object", r.key),
+                    ),
+                    _ => params::check_input_request(m, &meth, params, s.start(), out),
                 }
             }
             Some((s, None)) => push(
