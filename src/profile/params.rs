@@ -137,6 +137,20 @@ const V2026_ONLY: &[(&str, &[(&str, Want)])] = &[
     ),
 ];
 
+/// The MRTR retry members of `InputResponseRequestParams`, which `CallToolRequestParams`,
+/// `GetPromptRequestParams` and `ReadResourceRequestParams` extend (spec digest §3.1; 2026
+/// `schema.json`: `requestState` a string, `inputResponses` an `InputResponses` object).
+/// Optional: checked only when present, 2026-07-28 only.
+const V2026_OPTIONAL: &[(&str, &[(&str, Want)])] = &[
+    ("tools/call", MRTR_RETRY),
+    ("prompts/get", MRTR_RETRY),
+    ("resources/read", MRTR_RETRY),
+];
+const MRTR_RETRY: &[(&str, Want)] = &[
+    ("requestState", Want::String),
+    ("inputResponses", Want::Object),
+];
+
 /// The required members of `method` under `rev` (`None`: the legacy union, or an era not yet
 /// known), or `None` when the method has none that are checked here.
 fn required(rev: Option<Revision>, method: &str) -> Option<&'static [(&'static str, Want)]> {
@@ -178,15 +192,27 @@ const _: () =
 /// and a checked member written twice (keys compared after unescaping) the core's
 /// `duplicate-params-key` (at the second key's opening quote): a strict backend rejects the
 /// message, a lenient one keeps either copy. All are -32602 (Invalid params).
+///
+/// Under 2026-07-28 the optional members of [`V2026_OPTIONAL`] are type-checked when present
+/// (same rule, same offset; their absence is not judged).
 pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>) {
     let Some(method) = m.method.as_deref() else {
         return;
     };
-    let Some(wanted) = required(rev, method) else {
-        return;
-    };
-    let at = m.params.or(m.method_span).map_or(0, |s| s.start());
-    check_members(m, method, wanted, m.params, at, out);
+    if let Some(wanted) = required(rev, method) {
+        let at = m.params.or(m.method_span).map_or(0, |s| s.start());
+        check_members(m, method, wanted, m.params, at, out);
+    }
+    if rev == Some(Revision::V2026_07_28)
+        && let Some(params) = m.params
+        && let Some((_, optional)) = V2026_OPTIONAL.iter().find(|(n, _)| *n == method)
+    {
+        for &(key, want) in *optional {
+            if let Some(v) = m.member(params, key) {
+                check_type(m, method, key, want, v, out);
+            }
+        }
+    }
 }
 
 /// Checks the `params` of a request embedded in a 2026-07-28 `inputRequests` value (`{method,
@@ -251,26 +277,39 @@ fn check_members(
             ));
             continue;
         };
-        let kind = m.kind_at(v);
-        let ok = match want {
-            Want::String => kind == Some(Kind::String),
-            Want::Object => kind == Some(Kind::Object),
-            Want::Array => kind == Some(Kind::Array),
-            Want::Number => kind == Some(Kind::Number),
-            Want::StringOrInteger => kind == Some(Kind::String) || m.is_integer(v),
-            Want::StringOrNumber => matches!(kind, Some(Kind::String | Kind::Number)),
-            Want::Level => m.str_at(v).is_some_and(|l| LEVELS.contains(&l.as_ref())),
-            Want::Any => true,
-        };
-        if !ok {
-            out.push(Violation::new(
-                Rule::ParamType,
-                v.start(),
-                format!(
-                    "{method:?} params member {key:?} is not {}",
-                    want.describe()
-                ),
-            ));
-        }
+        check_type(m, method, key, want, v, out);
+    }
+}
+
+/// Pushes [`Rule::ParamType`] (at the value) when the `params` member `key` of `method` at
+/// `v` does not hold `want`.
+fn check_type(
+    m: &Msg<'_>,
+    method: &str,
+    key: &str,
+    want: Want,
+    v: crate::Span,
+    out: &mut Vec<Violation>,
+) {
+    let kind = m.kind_at(v);
+    let ok = match want {
+        Want::String => kind == Some(Kind::String),
+        Want::Object => kind == Some(Kind::Object),
+        Want::Array => kind == Some(Kind::Array),
+        Want::Number => kind == Some(Kind::Number),
+        Want::StringOrInteger => kind == Some(Kind::String) || m.is_integer(v),
+        Want::StringOrNumber => matches!(kind, Some(Kind::String | Kind::Number)),
+        Want::Level => m.str_at(v).is_some_and(|l| LEVELS.contains(&l.as_ref())),
+        Want::Any => true,
+    };
+    if !ok {
+        out.push(Violation::new(
+            Rule::ParamType,
+            v.start(),
+            format!(
+                "{method:?} params member {key:?} is not {}",
+                want.describe()
+            ),
+        ));
     }
 }

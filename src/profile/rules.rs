@@ -192,7 +192,10 @@ rules! {
         "§5.1, §5.3 ([TS] `…Params.required`; 2026 schema.json)";
     /// A required `params` member of the wrong JSON type (`name` not a string, `level` not a
     /// logging level, `requestId` neither a string nor an integer, …), in a top-level
-    /// request or notification or in a request embedded in `inputRequests`.
+    /// request or notification or in a request embedded in `inputRequests`; also, under
+    /// 2026-07-28, the optional MRTR retry members of `tools/call`, `prompts/get` and
+    /// `resources/read` when present (`requestState` not a string, `inputResponses` not an
+    /// object).
     ParamType => "param-type", INVALID_PARAMS,
         "§5.1, §5.3 ([TS] `…Params` member types; 2026 schema.json)";
     /// A 2026-07-28 result whose caching fields are malformed: `ttlMs` not a non-negative

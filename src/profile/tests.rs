@@ -2589,3 +2589,87 @@ fn input_request_params_judged_as_their_requests() {
     );
     assert_eq!(got, []);
 }
+
+/// The MRTR retry members of a request (`InputResponseRequestParams`, spec digest §3.1):
+/// `requestState` a string and `inputResponses` an object when present, in `tools/call`,
+/// `prompts/get` and `resources/read` under 2026-07-28; `param-type` at the value.
+#[test]
+fn request_state_and_input_responses_in_retried_requests() {
+    let judge_req = |profile: Profile, frame: &str| -> Vec<(Rule, usize)> {
+        let mut v = Validator::new(profile, Direction::ClientToServer);
+        judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .map(|x| (x.rule, x.offset))
+            .collect()
+    };
+    let v26 = Profile::V2026_07_28;
+    for (method, required) in [
+        ("tools/call", r#""name":"t","#),
+        ("prompts/get", r#""name":"p","#),
+        ("resources/read", r#""uri":"file:///a","#),
+    ] {
+        // Valid: absent (a first try), a string state and an object of responses, either alone.
+        for extra in [
+            "",
+            r#""requestState":"opaque","#,
+            r#""requestState":"","#,
+            r#""inputResponses":{},"#,
+            r#""inputResponses":{"k":{"action":"accept","content":{"name":"x"}}},"requestState":"s","#,
+        ] {
+            let frame = req(method, &format!("{required}{extra}"));
+            assert_eq!(judge_req(v26, &frame), [], "{frame}");
+        }
+        // Invalid: each at its value.
+        for (extra, value) in [
+            (r#""requestState":5,"#, "5,"),
+            (r#""requestState":null,"#, "null,"),
+            (r#""requestState":{"s":1},"#, r#"{"s":1},"#),
+            (r#""inputResponses":[],"#, "[],"),
+            (r#""inputResponses":"k","#, r#""k","#),
+        ] {
+            let frame = req(method, &format!("{required}{extra}"));
+            let at = frame.find(extra).unwrap() + extra.find(value).unwrap();
+            assert_eq!(judge_req(v26, &frame), [(Rule::ParamType, at)], "{frame}");
+        }
+        // Both wrong: two findings, in member order of the table.
+        let frame = req(
+            method,
+            &format!(r#"{required}"inputResponses":1,"requestState":2,"#),
+        );
+        assert_eq!(
+            judge_req(v26, &frame),
+            [
+                (
+                    Rule::ParamType,
+                    frame.find(r#""requestState":2"#).unwrap() + 15
+                ),
+                (
+                    Rule::ParamType,
+                    frame.find(r#""inputResponses":1"#).unwrap() + 17
+                )
+            ],
+            "{frame}"
+        );
+        // Repeated: reported once as a repeated params key, the first copy judged.
+        let frame = req(
+            method,
+            &format!(r#"{required}"requestState":"a","requestState":5,"#),
+        );
+        assert_eq!(
+            judge_req(v26, &frame),
+            [(
+                Rule::Core(crate::error::ErrorKind::DuplicateParamsKey),
+                frame.find(r#""requestState":5"#).unwrap()
+            )],
+            "{frame}"
+        );
+        // Legacy revisions define no retry members: not judged there.
+        let legacy = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{required}"requestState":5,"inputResponses":[]}}}}"#
+        );
+        assert_eq!(judge_req(Profile::V2025_11_25, &legacy), [], "{legacy}");
+    }
+    // Boundary: other methods do not define them (not judged here).
+    let frame = req("tools/list", r#""requestState":5,"inputResponses":[],"#);
+    assert_eq!(judge_req(v26, &frame), [], "{frame}");
+}
