@@ -76,7 +76,10 @@ rules! {
         "§4.2, §4.3 ([B]; [TS] RequestMetaObject)";
     /// A reserved `_meta` key whose value has the wrong JSON type (`protocolVersion` not a
     /// string, `clientCapabilities` not an object, `progressToken` / `subscriptionId` not a
-    /// string or integer, `traceparent` / `tracestate` / `baggage` not a string).
+    /// string or integer, `traceparent` / `tracestate` / `baggage` not a string; under
+    /// 2026-07-28 also `logLevel` not a logging level, and `clientInfo` / `serverInfo` not an
+    /// `Implementation`: string `name` and `version` required, and when present `title`,
+    /// `description`, `websiteUrl` strings and `icons` an array, each reported at its value).
     ReservedMetaValue => "reserved-meta-value", INVALID_PARAMS,
         "§4.1, §4.2 ([B]; [TS] RequestMetaObject, NotificationMetaObject)";
     /// The request names a protocol version this profile does not implement.

@@ -2673,3 +2673,88 @@ fn request_state_and_input_responses_in_retried_requests() {
     let frame = req("tools/list", r#""requestState":5,"inputResponses":[],"#);
     assert_eq!(judge_req(v26, &frame), [], "{frame}");
 }
+
+/// The optional members of an `Implementation` (`clientInfo` on requests, `serverInfo` on
+/// results; 2026 `schema.json`): `title`, `description`, `websiteUrl` strings and `icons` an
+/// array when present, `reserved-meta-value` at the member's value.
+#[test]
+fn implementation_optional_members_in_client_and_server_info() {
+    let got = |profile: Profile, dir: Direction, frame: &str| -> Vec<(Rule, usize)> {
+        let mut v = Validator::new(profile, dir);
+        judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .map(|x| (x.rule, x.offset))
+            .collect()
+    };
+    let request = |info: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"io.modelcontextprotocol/clientInfo":{info}}}}}}}"#
+        )
+    };
+    let result = |info: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","_meta":{{"io.modelcontextprotocol/serverInfo":{info}}}}}}}"#
+        )
+    };
+    let v26 = Profile::V2026_07_28;
+    for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+        let frame_of = |info: &str| {
+            if dir == Direction::ClientToServer {
+                request(info)
+            } else {
+                result(info)
+            }
+        };
+        // Valid: none, each, all of them (icons empty or with entries); unknown members free.
+        for info in [
+            r#"{"name":"n","version":"1"}"#,
+            r#"{"name":"n","version":"1","title":"N"}"#,
+            r#"{"name":"n","version":"1","description":""}"#,
+            r#"{"name":"n","version":"1","websiteUrl":"https://n.example/"}"#,
+            r#"{"name":"n","version":"1","icons":[]}"#,
+            r#"{"name":"n","version":"1","title":"N","description":"d","websiteUrl":"https://n.example/","icons":[{"src":"https://n.example/i.png","sizes":["48x48"]}],"x-other":5}"#,
+        ] {
+            let frame = frame_of(info);
+            assert_eq!(got(v26, dir, &frame), [], "{frame}");
+        }
+        // Each wrong type, at its value.
+        for (member, bad) in [
+            ("title", "5"),
+            ("title", "null"),
+            ("description", "[\"d\"]"),
+            ("websiteUrl", "{\"href\":\"https://n.example/\"}"),
+            ("icons", "\"https://n.example/i.png\""),
+            ("icons", "{}"),
+        ] {
+            let info = format!(r#"{{"name":"n","version":"1","{member}":{bad}}}"#);
+            let frame = frame_of(&info);
+            let at = frame.find(&format!(r#""{member}":{bad}"#)).unwrap() + member.len() + 3;
+            assert_eq!(
+                got(v26, dir, &frame),
+                [(Rule::ReservedMetaValue, at)],
+                "{frame}"
+            );
+        }
+        // A wrong required member and a wrong optional one: two findings, each at its place.
+        let info = r#"{"name":"n","title":1}"#;
+        let frame = frame_of(info);
+        let value_at = frame.find(info).unwrap();
+        assert_eq!(
+            got(v26, dir, &frame),
+            [
+                (Rule::ReservedMetaValue, value_at),
+                (Rule::ReservedMetaValue, value_at + 20)
+            ],
+            "{frame}"
+        );
+        // Not an object: one finding, no member read.
+        let frame = frame_of(r#""n 1""#);
+        assert_eq!(got(v26, dir, &frame).len(), 1, "{frame}");
+    }
+    // Legacy revisions reserve no such keys with these shapes: not judged there.
+    let legacy = r#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"1","title":5,"icons":{}}}}}"#;
+    assert_eq!(
+        got(Profile::V2025_11_25, Direction::ServerToClient, legacy),
+        []
+    );
+}

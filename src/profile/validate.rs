@@ -24,6 +24,16 @@ const CACHEABLE_METHODS: &[&str] = &[
 /// Methods allowed inside `inputRequests` (\[MRTR\], \[TS\] InputRequest).
 const INPUT_REQUEST_METHODS: &[&str] =
     &["elicitation/create", "sampling/createMessage", "roots/list"];
+/// The optional members of an `Implementation` (`clientInfo` / `serverInfo` `_meta` values)
+/// and the JSON type each must have when present (2026 `schema.json` `Implementation`:
+/// `title`, `description`, `websiteUrl` strings, `icons` an array of `Icon`; the icons
+/// themselves are not judged).
+const IMPLEMENTATION_OPTIONAL: &[(&str, Kind, &str)] = &[
+    ("title", Kind::String, "a string"),
+    ("description", Kind::String, "a string"),
+    ("websiteUrl", Kind::String, "a string"),
+    ("icons", Kind::Array, "an array"),
+];
 /// 2026-07-28 notifications that only travel on a `subscriptions/listen` stream.
 const LISTEN_NOTIFICATIONS: &[&str] = &[
     "notifications/subscriptions/acknowledged",
@@ -1007,6 +1017,21 @@ fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>)
                             "{key:?} is not an Implementation (an object with string \"name\" and \"version\")"
                         ),
                     );
+                }
+                // Its optional members, when present ([JS] `Implementation.properties`).
+                if m.kind_at(mem.value) == Some(Kind::Object) {
+                    for (member, want, what) in IMPLEMENTATION_OPTIONAL {
+                        if let Some(v) = m.member(mem.value, member)
+                            && m.kind_at(v) != Some(*want)
+                        {
+                            push(
+                                out,
+                                Rule::ReservedMetaValue,
+                                v.start(),
+                                format!("{key:?}.{member} is not {what}"),
+                            );
+                        }
+                    }
                 }
                 continue;
             }
