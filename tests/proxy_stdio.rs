@@ -157,7 +157,7 @@ fn rejected_client_messages_are_answered_or_dropped_never_forwarded() {
     let input = format!("{good}\n{no_meta}\n{not_json}\n{bad_note}\n{good_note}\n");
     let (out, record) = recorded(
         &["--profile", "2026-07-28"],
-        br#"{"jsonrpc":"2.0","id":ID,"result":{"resultType":"complete","tools":[]}}"#,
+        br#"{"jsonrpc":"2.0","id":ID,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"private"}}"#,
         input,
     );
     assert_eq!(record, format!("{good}\n{good_note}\n"));
@@ -322,7 +322,7 @@ fn unterminated_last_client_request_is_answered_with_its_id() {
     let valid: String = (0..5).map(|i| modern(i, "tools/list") + "\n").collect();
     let last = modern(5, "tools/list");
     let script = concat!(
-        r#"{"jsonrpc":"2.0","id":ID,"result":{"resultType":"complete","tools":[]}}"#,
+        r#"{"jsonrpc":"2.0","id":ID,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"private"}}"#,
         "\n"
     )
     .repeat(5);

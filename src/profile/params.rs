@@ -77,6 +77,16 @@ const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
     ("tasks/cancel", &[("taskId", Want::String)]),
 ];
 
+/// `sampling/createMessage`: a legacy server request, and in 2026-07-28 an `inputRequests`
+/// value ([TS] `CreateMessageRequestParams.required`, every revision that has it).
+const SAMPLING: (&str, &[(&str, Want)]) = (
+    "sampling/createMessage",
+    &[("messages", Want::Array), ("maxTokens", Want::Number)],
+);
+/// `elicitation/create`: a server request in 2025-06-18 and 2025-11-25, and in 2026-07-28 an
+/// `inputRequests` value (form and URL modes alike need the message).
+const ELICITATION: (&str, &[(&str, Want)]) = ("elicitation/create", &[("message", Want::String)]);
+
 /// Legacy-only methods and members (2024-11-05 … 2025-11-25 TS schemas).
 const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
     (
@@ -97,13 +107,14 @@ const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
             ("progress", Want::Number),
         ],
     ),
-    (
-        "sampling/createMessage",
-        &[("messages", Want::Array), ("maxTokens", Want::Number)],
-    ),
-    // 2025-06-18 and 2025-11-25 (form and URL modes alike need the message).
-    ("elicitation/create", &[("message", Want::String)]),
+    SAMPLING,
+    ELICITATION,
 ];
+
+/// The requests a 2026-07-28 `InputRequiredResult` embeds in `inputRequests` ([MRTR]; [TS]
+/// `InputRequest`): the same params requirements as the legacy top-level requests of those
+/// names. `roots/list` params are optional and require nothing.
+const INPUT_REQUESTS: &[(&str, &[(&str, Want)])] = &[SAMPLING, ELICITATION];
 
 /// 2026-07-28 only (`schema.json`: `ProgressToken` and `RequestId` are `string | integer`;
 /// `notifications/cancelled` `requestId` is required again; subscriptions are new).
@@ -124,6 +135,20 @@ const V2026_ONLY: &[(&str, &[(&str, Want)])] = &[
         "notifications/subscriptions/acknowledged",
         &[("notifications", Want::Object)],
     ),
+];
+
+/// The MRTR retry members of `InputResponseRequestParams`, which `CallToolRequestParams`,
+/// `GetPromptRequestParams` and `ReadResourceRequestParams` extend (spec digest §3.1; 2026
+/// `schema.json`: `requestState` a string, `inputResponses` an `InputResponses` object).
+/// Optional: checked only when present, 2026-07-28 only.
+const V2026_OPTIONAL: &[(&str, &[(&str, Want)])] = &[
+    ("tools/call", MRTR_RETRY),
+    ("prompts/get", MRTR_RETRY),
+    ("resources/read", MRTR_RETRY),
+];
+const MRTR_RETRY: &[(&str, Want)] = &[
+    ("requestState", Want::String),
+    ("inputResponses", Want::Object),
 ];
 
 /// The required members of `method` under `rev` (`None`: the legacy union, or an era not yet
@@ -158,7 +183,8 @@ const fn fits(table: &[(&str, &[(&str, Want)])]) -> bool {
 
 // `check` keeps its findings in arrays of `MAX_REQUIRED`: a longer entry fails the build
 // instead of indexing out of bounds at run time.
-const _: () = assert!(fits(EVERY_REVISION) && fits(LEGACY_ONLY) && fits(V2026_ONLY));
+const _: () =
+    assert!(fits(EVERY_REVISION) && fits(LEGACY_ONLY) && fits(V2026_ONLY) && fits(INPUT_REQUESTS));
 
 /// Checks the required `params` members of a request or notification (`m.method` set) under
 /// `rev`: a missing member is [`Rule::MissingParam`] (at `params`, or at the method when
@@ -166,32 +192,82 @@ const _: () = assert!(fits(EVERY_REVISION) && fits(LEGACY_ONLY) && fits(V2026_ON
 /// and a checked member written twice (keys compared after unescaping) the core's
 /// `duplicate-params-key` (at the second key's opening quote): a strict backend rejects the
 /// message, a lenient one keeps either copy. All are -32602 (Invalid params).
+///
+/// Under 2026-07-28 the optional members of [`V2026_OPTIONAL`] are type-checked when present
+/// (same rule, same offset; their absence is not judged).
 pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>) {
     let Some(method) = m.method.as_deref() else {
         return;
     };
-    let Some(wanted) = required(rev, method) else {
-        return;
-    };
-    let mut found: [Option<crate::Span>; MAX_REQUIRED] = [None; MAX_REQUIRED];
-    let mut repeated = [false; MAX_REQUIRED];
-    if let Some(params) = m.params {
-        for member in m.cached_members(params).unwrap_or_default() {
-            let Some(i) = wanted.iter().position(|(k, _)| *k == member.key) else {
-                continue;
-            };
-            if found[i].is_some() {
-                // One finding per repeated member, however often it repeats.
-                if !repeated[i] {
-                    repeated[i] = true;
-                    m.note_repeated(member.key_span);
-                }
-            } else {
-                found[i] = Some(member.value);
+    if let Some(wanted) = required(rev, method) {
+        let at = m.params.or(m.method_span).map_or(0, |s| s.start());
+        check_members(m, method, wanted, m.params, at, out);
+    }
+    if rev == Some(Revision::V2026_07_28)
+        && let Some(params) = m.params
+        && let Some((_, optional)) = V2026_OPTIONAL.iter().find(|(n, _)| *n == method)
+    {
+        for &(key, want) in *optional {
+            if let Some(v) = m.member(params, key) {
+                check_type(m, method, key, want, v, out);
             }
         }
     }
-    let at = m.params.or(m.method_span).map_or(0, |s| s.start());
+}
+
+/// Checks the `params` of a request embedded in a 2026-07-28 `inputRequests` value (`{method,
+/// params}`, no `jsonrpc`/`id`) as [`check`] checks a top-level request of that method:
+/// `params` is the embedded `params` object (`None` when absent), `method_at` the offset of
+/// the embedded `method` value, where a member of absent `params` is reported missing. A
+/// method with no requirements (`roots/list`) or outside [`INPUT_REQUESTS`] checks nothing.
+pub(super) fn check_input_request(
+    m: &Msg<'_>,
+    method: &str,
+    params: Option<crate::Span>,
+    method_at: usize,
+    out: &mut Vec<Violation>,
+) {
+    let Some(&(_, wanted)) = INPUT_REQUESTS.iter().find(|(n, _)| *n == method) else {
+        return;
+    };
+    let at = params.map_or(method_at, |s| s.start());
+    check_members(m, method, wanted, params, at, out);
+}
+
+/// The shared body of [`check`] and [`check_input_request`]: the `wanted` members of the
+/// object `params` (the message's own `params` members come from the message's cache),
+/// missing ones reported at `at`.
+fn check_members(
+    m: &Msg<'_>,
+    method: &str,
+    wanted: &[(&str, Want)],
+    params: Option<crate::Span>,
+    at: usize,
+    out: &mut Vec<Violation>,
+) {
+    let mut found: [Option<crate::Span>; MAX_REQUIRED] = [None; MAX_REQUIRED];
+    let mut repeated = [false; MAX_REQUIRED];
+    let mut see = |member: &crate::envelope::Member<'_>| {
+        let Some(i) = wanted.iter().position(|(k, _)| *k == member.key) else {
+            return;
+        };
+        if found[i].is_some() {
+            // One finding per repeated member, however often it repeats.
+            if !repeated[i] {
+                repeated[i] = true;
+                m.note_repeated(member.key_span);
+            }
+        } else {
+            found[i] = Some(member.value);
+        }
+    };
+    if let Some(params) = params {
+        // The message's own `params` from its cache; an embedded object is walked here.
+        match m.cached_members(params) {
+            Some(all) => all.iter().for_each(&mut see),
+            None => crate::envelope::members(m.frame, params).for_each(|mb| see(&mb)),
+        }
+    }
     for (&(key, want), value) in wanted.iter().zip(found) {
         let Some(v) = value else {
             out.push(Violation::new(
@@ -201,26 +277,39 @@ pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>
             ));
             continue;
         };
-        let kind = m.kind_at(v);
-        let ok = match want {
-            Want::String => kind == Some(Kind::String),
-            Want::Object => kind == Some(Kind::Object),
-            Want::Array => kind == Some(Kind::Array),
-            Want::Number => kind == Some(Kind::Number),
-            Want::StringOrInteger => kind == Some(Kind::String) || m.is_integer(v),
-            Want::StringOrNumber => matches!(kind, Some(Kind::String | Kind::Number)),
-            Want::Level => m.str_at(v).is_some_and(|l| LEVELS.contains(&l.as_ref())),
-            Want::Any => true,
-        };
-        if !ok {
-            out.push(Violation::new(
-                Rule::ParamType,
-                v.start(),
-                format!(
-                    "{method:?} params member {key:?} is not {}",
-                    want.describe()
-                ),
-            ));
-        }
+        check_type(m, method, key, want, v, out);
+    }
+}
+
+/// Pushes [`Rule::ParamType`] (at the value) when the `params` member `key` of `method` at
+/// `v` does not hold `want`.
+fn check_type(
+    m: &Msg<'_>,
+    method: &str,
+    key: &str,
+    want: Want,
+    v: crate::Span,
+    out: &mut Vec<Violation>,
+) {
+    let kind = m.kind_at(v);
+    let ok = match want {
+        Want::String => kind == Some(Kind::String),
+        Want::Object => kind == Some(Kind::Object),
+        Want::Array => kind == Some(Kind::Array),
+        Want::Number => kind == Some(Kind::Number),
+        Want::StringOrInteger => kind == Some(Kind::String) || m.is_integer(v),
+        Want::StringOrNumber => matches!(kind, Some(Kind::String | Kind::Number)),
+        Want::Level => m.str_at(v).is_some_and(|l| LEVELS.contains(&l.as_ref())),
+        Want::Any => true,
+    };
+    if !ok {
+        out.push(Violation::new(
+            Rule::ParamType,
+            v.start(),
+            format!(
+                "{method:?} params member {key:?} is not {}",
+                want.describe()
+            ),
+        ));
     }
 }

@@ -76,7 +76,10 @@ rules! {
         "§4.2, §4.3 ([B]; [TS] RequestMetaObject)";
     /// A reserved `_meta` key whose value has the wrong JSON type (`protocolVersion` not a
     /// string, `clientCapabilities` not an object, `progressToken` / `subscriptionId` not a
-    /// string or integer, `traceparent` / `tracestate` / `baggage` not a string).
+    /// string or integer, `traceparent` / `tracestate` / `baggage` not a string; under
+    /// 2026-07-28 also `logLevel` not a logging level, and `clientInfo` / `serverInfo` not an
+    /// `Implementation`: string `name` and `version` required, and when present `title`,
+    /// `description`, `websiteUrl` strings and `icons` an array, each reported at its value).
     ReservedMetaValue => "reserved-meta-value", INVALID_PARAMS,
         "§4.1, §4.2 ([B]; [TS] RequestMetaObject, NotificationMetaObject)";
     /// The request names a protocol version this profile does not implement.
@@ -99,8 +102,10 @@ rules! {
     /// `resultType` is not `complete`, `input_required` or a value the caller declared.
     UnknownResultType => "unknown-result-type", INVALID_REQUEST,
         "§3 ([B]: unrecognised values MUST be treated as invalid)";
-    /// An `input_required` result with neither `inputRequests` nor `requestState`, or with
-    /// `inputRequests` that is not an object of `{method, params}` objects.
+    /// An `input_required` result with neither `inputRequests` nor `requestState`, with
+    /// `inputRequests` that is not an object of `{method, params}` objects (an embedded
+    /// `params` that is present but not an object included), or a `requestState` that is
+    /// not a string.
     InputRequiredShape => "input-required-shape", INVALID_REQUEST,
         "§3.1 ([MRTR]; [TS] InputRequiredResult)";
     /// An `inputRequests` entry whose method is not `elicitation/create`,
@@ -182,18 +187,30 @@ rules! {
         "§4.2, §9 ([SUB]; [TS] NotificationMetaObject, SubscriptionsListenResult)";
     /// A request or notification of a known method without a member its `params` require
     /// (`tools/call` without `name`, `notifications/progress` without `progress`, …; the
-    /// table is in `profile::params`). Every profile, with the revision's own table.
+    /// table is in `profile::params`). Every profile, with the revision's own table. Under
+    /// 2026-07-28 also a request embedded in an `inputRequests` value (`sampling/createMessage`
+    /// without `messages` or `maxTokens`, `elicitation/create` without `message`), judged as
+    /// the top-level request of that name.
     MissingParam => "missing-param", INVALID_PARAMS,
         "§5.1, §5.3 ([TS] `…Params.required`; 2026 schema.json)";
     /// A required `params` member of the wrong JSON type (`name` not a string, `level` not a
-    /// logging level, `requestId` neither a string nor an integer, …).
+    /// logging level, `requestId` neither a string nor an integer, …), in a top-level
+    /// request or notification or in a request embedded in `inputRequests`; also, under
+    /// 2026-07-28, the optional MRTR retry members of `tools/call`, `prompts/get` and
+    /// `resources/read` when present (`requestState` not a string, `inputResponses` not an
+    /// object).
     ParamType => "param-type", INVALID_PARAMS,
         "§5.1, §5.3 ([TS] `…Params` member types; 2026 schema.json)";
     /// A 2026-07-28 result whose caching fields are malformed: `ttlMs` not a non-negative
-    /// integer, or `cacheScope` neither `"public"` nor `"private"`. A caching gateway keys
-    /// on them (a `"private"` result must not be shared across authorization contexts).
+    /// integer, or `cacheScope` neither `"public"` nor `"private"`; or missing: a complete
+    /// result (`resultType` `"complete"` or absent) answering `server/discover`, `tools/list`,
+    /// `prompts/list`, `resources/list`, `resources/templates/list` or `resources/read` lacks
+    /// either (reported at the result object). Absence is judged only when the tracker
+    /// matched the result to its request; an unknown method is not guessed. A caching
+    /// gateway keys on them (a `"private"` result must not be shared across authorization
+    /// contexts).
     CacheField => "cache-field", INVALID_REQUEST,
-        "§11 ([CACHE]; [TS], [JS] CacheableResult: ttlMs integer minimum 0, cacheScope enum)";
+        "§11 ([CACHE]; [TS], [JS] CacheableResult: ttlMs integer minimum 0, cacheScope enum, both required)";
     /// A JSON-RPC batch with more than [`MAX_BATCH_ELEMENTS`](super::MAX_BATCH_ELEMENTS)
     /// elements: rejected whole, its elements not checked (each answer would cost a gateway
     /// more than the element: `[1,1,…]` in 4 MiB is two million error replies).

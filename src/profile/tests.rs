@@ -138,7 +138,7 @@ fn rows() -> Vec<Row> {
             Rule::InputRequestMethod,
             V2026_07_28,
             ServerToClient,
-            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{}}}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m"}}}}}"#,
             r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"tools/call","params":{}}}}}"#,
         ),
         r(
@@ -398,7 +398,7 @@ fn tracker_rules() {
         dup.iter().map(|v| v.rule).collect::<Vec<_>>(),
         [Rule::DuplicateRequestId]
     );
-    let ok = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}"#;
+    let ok = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}"#;
     assert!(judge(&mut s, Some((&mut t, s2c)), ok).is_empty());
     // The id is free again: 2026-07-28 allows reuse after completion.
     assert!(judge(&mut c, Some((&mut t, c2s)), call.as_bytes()).is_empty());
@@ -2061,11 +2061,11 @@ fn repeated_members_the_rules_read_are_reported() {
     // d) `inputRequests`: a repeated `method` inside one input request, and a repeated key.
     for (result, at_key) in [
         (
-            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","method":"tools/call","params":{}}}}"#,
+            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","method":"tools/call","params":{"message":"m"}}}}"#,
             r#""method":"tools/call""#,
         ),
         (
-            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{}},"a":{"method":"roots/list"}}}"#,
+            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m"}},"a":{"method":"roots/list"}}}"#,
             r#""a":{"method":"roots"#,
         ),
     ] {
@@ -2434,5 +2434,436 @@ fn repeated_or_case_variant_arguments_are_rejected() {
             .iter()
             .any(|(r, _)| *r == dup),
         "{other}"
+    );
+}
+
+/// Caching fields are required on complete results of the cacheable methods (spec digest
+/// §11; 2026 `schema.json` `required` of `DiscoverResult`, `ListToolsResult`, …), judged
+/// only when the tracker knows the answered method.
+#[test]
+fn cache_fields_required_on_complete_cacheable_results() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    // Sends `method` (id 1) through a tracker, then its answer; the answer's (rule, offset)s.
+    let answered = |profile: Profile, method: &str, result: &str| -> Vec<(Rule, usize)> {
+        let mut t = Tracker::new(4);
+        let mut c = Validator::new(profile, c2s);
+        let mut s = Validator::new(profile, s2c);
+        let extra = match method {
+            "resources/read" => r#""uri":"file:///a","#,
+            "tools/call" | "prompts/get" => r#""name":"x","#,
+            _ => "",
+        };
+        let q = if profile == Profile::V2026_07_28 {
+            req(method, extra)
+        } else {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{}}}}}"#,
+                extra.trim_end_matches(',')
+            )
+        };
+        assert_eq!(judge(&mut c, Some((&mut t, c2s)), q.as_bytes()), [], "{q}");
+        let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
+        judge(&mut s, Some((&mut t, s2c)), frame.as_bytes())
+            .iter()
+            .map(|v| (v.rule, v.offset))
+            .collect()
+    };
+    // The result object starts at byte 33, after `{"jsonrpc":"2.0","id":1,"result":`.
+    const AT: usize = 33;
+    let v26 = Profile::V2026_07_28;
+    for method in [
+        "server/discover",
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+    ] {
+        // Both present: valid (other members of the result are not judged here).
+        for ok in [
+            r#"{"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#,
+            r#"{"resultType":"complete","cacheScope":"public","ttlMs":3600000}"#,
+        ] {
+            assert_eq!(answered(v26, method, ok), [], "{method}: {ok}");
+        }
+        // Each one missing, both missing.
+        assert_eq!(
+            answered(
+                v26,
+                method,
+                r#"{"resultType":"complete","cacheScope":"public"}"#
+            ),
+            [(Rule::CacheField, AT)],
+            "{method}"
+        );
+        assert_eq!(
+            answered(v26, method, r#"{"resultType":"complete","ttlMs":0}"#),
+            [(Rule::CacheField, AT)],
+            "{method}"
+        );
+        assert_eq!(
+            answered(v26, method, r#"{"resultType":"complete"}"#),
+            [(Rule::CacheField, AT), (Rule::CacheField, AT)],
+            "{method}"
+        );
+        // No resultType reads as complete: missing-result-type and the caching fields.
+        assert_eq!(
+            answered(v26, method, r#"{}"#),
+            [
+                (Rule::MissingResultType, AT),
+                (Rule::CacheField, AT),
+                (Rule::CacheField, AT)
+            ],
+            "{method}"
+        );
+        // Present but malformed: reported at the value, once (not also as missing).
+        assert_eq!(
+            answered(
+                v26,
+                method,
+                r#"{"resultType":"complete","ttlMs":-1,"cacheScope":"public"}"#
+            ),
+            [(Rule::CacheField, AT + 33)],
+            "{method}"
+        );
+        // A complete result is no task, whatever members it adds.
+        assert_eq!(
+            answered(v26, method, r#"{"resultType":"complete","taskId":"t"}"#),
+            [(Rule::CacheField, AT), (Rule::CacheField, AT)],
+            "{method}"
+        );
+        // Legacy revisions define no caching fields.
+        assert_eq!(
+            answered(Profile::V2025_11_25, method, r#"{}"#),
+            [],
+            "{method}"
+        );
+    }
+    // Boundary: an input_required answer to resources/read carries no cache hints.
+    assert_eq!(
+        answered(
+            v26,
+            "resources/read",
+            r#"{"resultType":"input_required","requestState":"s"}"#
+        ),
+        []
+    );
+    // Results of other methods need no caching fields.
+    for method in ["tools/call", "prompts/get"] {
+        let r = r#"{"resultType":"complete","content":[]}"#;
+        assert_eq!(answered(v26, method, r), [], "{method}");
+    }
+    // The answered method unknown (no tracker): absence is not judged.
+    let mut s = Validator::new(v26, s2c);
+    let bare = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[]}}"#;
+    assert_eq!(judge(&mut s, None, bare), []);
+    // Through a Session (proxy, record): same verdict, same offset.
+    let mut session = Session::new(v26, 16);
+    let list = req("tools/list", "");
+    assert_eq!(
+        session_check(&mut session, c2s, &list),
+        (Tracked::Request, vec![])
+    );
+    let (t, rules) = session_check(&mut session, s2c, std::str::from_utf8(bare).unwrap());
+    assert_eq!(
+        t,
+        Tracked::Answered {
+            method: "tools/list".into()
+        }
+    );
+    assert_eq!(rules, [Rule::CacheField, Rule::CacheField]);
+}
+
+/// The params of requests embedded in `inputRequests` are judged as the top-level requests
+/// of those names (`profile::params` tables): `missing-param` at the embedded `params` (at the
+/// embedded `method` value when `params` is absent), `param-type` at the value.
+#[test]
+fn input_request_params_judged_as_their_requests() {
+    let rules = |profile: Profile, result: &str| -> (String, Vec<(Rule, usize)>) {
+        let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
+        let mut v = Validator::new(profile, Direction::ServerToClient);
+        let got = judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .map(|x| (x.rule, x.offset))
+            .collect();
+        (frame, got)
+    };
+    let ir = |entry: &str| {
+        format!(r#"{{"resultType":"input_required","inputRequests":{{"k":{entry}}}}}"#)
+    };
+    let v26 = Profile::V2026_07_28;
+    // Valid: each method with its required members (more members allowed), roots/list with
+    // empty or absent params; the spec's own MRTR example shape.
+    for entry in [
+        r#"{"method":"elicitation/create","params":{"message":"Name?"}}"#,
+        r#"{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{}}}}"#,
+        r#"{"method":"elicitation/create","params":{"mode":"url","message":"Log in","url":"https://x.example/"}}"#,
+        r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":100}}"#,
+        r#"{"method":"roots/list","params":{}}"#,
+        r#"{"method":"roots/list"}"#,
+    ] {
+        let (frame, got) = rules(v26, &ir(entry));
+        assert_eq!(got, [], "{frame}");
+    }
+    // Missing members: reported at the embedded params object, once per member.
+    for (entry, missing) in [
+        (r#"{"method":"elicitation/create","params":{}}"#, 1),
+        (
+            r#"{"method":"elicitation/create","params":{"url":"https://x.example/"}}"#,
+            1,
+        ),
+        (
+            r#"{"method":"sampling/createMessage","params":{"messages":[]}}"#,
+            1,
+        ),
+        (
+            r#"{"method":"sampling/createMessage","params":{"maxTokens":1}}"#,
+            1,
+        ),
+        (r#"{"method":"sampling/createMessage","params":{}}"#, 2),
+    ] {
+        let (frame, got) = rules(v26, &ir(entry));
+        let at = frame.find(r#""params":"#).unwrap() + 9;
+        assert_eq!(got, vec![(Rule::MissingParam, at); missing], "{frame}");
+    }
+    // No params at all: reported at the embedded method value.
+    for (entry, missing) in [
+        (r#"{"method":"elicitation/create"}"#, 1),
+        (r#"{"method":"sampling/createMessage"}"#, 2),
+    ] {
+        let (frame, got) = rules(v26, &ir(entry));
+        let at = frame.find(r#""method":"#).unwrap() + 9;
+        assert_eq!(got, vec![(Rule::MissingParam, at); missing], "{frame}");
+    }
+    // Wrong types: at the value.
+    for (entry, value) in [
+        (
+            r#"{"method":"elicitation/create","params":{"message":7}}"#,
+            "7}",
+        ),
+        (
+            r#"{"method":"sampling/createMessage","params":{"messages":{},"maxTokens":1}}"#,
+            "{},",
+        ),
+        (
+            r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":"1"}}"#,
+            r#""1"}"#,
+        ),
+    ] {
+        let (frame, got) = rules(v26, &ir(entry));
+        assert_eq!(
+            got,
+            [(Rule::ParamType, frame.find(value).unwrap())],
+            "{frame}"
+        );
+    }
+    // params present but not an object: the entry's shape, not its members.
+    for entry in [
+        r#"{"method":"sampling/createMessage","params":[]}"#,
+        r#"{"method":"roots/list","params":null}"#,
+    ] {
+        let (frame, got) = rules(v26, &ir(entry));
+        let at = frame.find(r#""params":"#).unwrap() + 9;
+        assert_eq!(got, [(Rule::InputRequiredShape, at)], "{frame}");
+    }
+    // A repeated required member inside embedded params: reported once (first copy judged).
+    let (frame, got) = rules(
+        v26,
+        &ir(r#"{"method":"elicitation/create","params":{"message":"a","message":"b"}}"#),
+    );
+    assert_eq!(
+        got,
+        [(
+            Rule::Core(crate::error::ErrorKind::DuplicateKey),
+            frame.find(r#""message":"b""#).unwrap()
+        )],
+        "{frame}"
+    );
+    // Boundary: an entry whose method is not an input request is reported for its method
+    // only, its params not judged; every entry of the map is judged.
+    let (frame, got) = rules(v26, &ir(r#"{"method":"tools/call","params":{}}"#));
+    assert_eq!(
+        got,
+        [(
+            Rule::InputRequestMethod,
+            frame.find(r#""tools/call""#).unwrap()
+        )]
+    );
+    let two = r#"{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"},"b":{"method":"elicitation/create","params":{}}}}"#;
+    assert_eq!(rules(v26, two).1.len(), 1);
+    // Legacy revisions have no inputRequests: not judged there.
+    let (_, got) = rules(
+        Profile::V2025_11_25,
+        &ir(r#"{"method":"sampling/createMessage","params":{}}"#),
+    );
+    assert_eq!(got, []);
+}
+
+/// The MRTR retry members of a request (`InputResponseRequestParams`, spec digest §3.1):
+/// `requestState` a string and `inputResponses` an object when present, in `tools/call`,
+/// `prompts/get` and `resources/read` under 2026-07-28; `param-type` at the value.
+#[test]
+fn request_state_and_input_responses_in_retried_requests() {
+    let judge_req = |profile: Profile, frame: &str| -> Vec<(Rule, usize)> {
+        let mut v = Validator::new(profile, Direction::ClientToServer);
+        judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .map(|x| (x.rule, x.offset))
+            .collect()
+    };
+    let v26 = Profile::V2026_07_28;
+    for (method, required) in [
+        ("tools/call", r#""name":"t","#),
+        ("prompts/get", r#""name":"p","#),
+        ("resources/read", r#""uri":"file:///a","#),
+    ] {
+        // Valid: absent (a first try), a string state and an object of responses, either alone.
+        for extra in [
+            "",
+            r#""requestState":"opaque","#,
+            r#""requestState":"","#,
+            r#""inputResponses":{},"#,
+            r#""inputResponses":{"k":{"action":"accept","content":{"name":"x"}}},"requestState":"s","#,
+        ] {
+            let frame = req(method, &format!("{required}{extra}"));
+            assert_eq!(judge_req(v26, &frame), [], "{frame}");
+        }
+        // Invalid: each at its value.
+        for (extra, value) in [
+            (r#""requestState":5,"#, "5,"),
+            (r#""requestState":null,"#, "null,"),
+            (r#""requestState":{"s":1},"#, r#"{"s":1},"#),
+            (r#""inputResponses":[],"#, "[],"),
+            (r#""inputResponses":"k","#, r#""k","#),
+        ] {
+            let frame = req(method, &format!("{required}{extra}"));
+            let at = frame.find(extra).unwrap() + extra.find(value).unwrap();
+            assert_eq!(judge_req(v26, &frame), [(Rule::ParamType, at)], "{frame}");
+        }
+        // Both wrong: two findings, in member order of the table.
+        let frame = req(
+            method,
+            &format!(r#"{required}"inputResponses":1,"requestState":2,"#),
+        );
+        assert_eq!(
+            judge_req(v26, &frame),
+            [
+                (
+                    Rule::ParamType,
+                    frame.find(r#""requestState":2"#).unwrap() + 15
+                ),
+                (
+                    Rule::ParamType,
+                    frame.find(r#""inputResponses":1"#).unwrap() + 17
+                )
+            ],
+            "{frame}"
+        );
+        // Repeated: reported once as a repeated params key, the first copy judged.
+        let frame = req(
+            method,
+            &format!(r#"{required}"requestState":"a","requestState":5,"#),
+        );
+        assert_eq!(
+            judge_req(v26, &frame),
+            [(
+                Rule::Core(crate::error::ErrorKind::DuplicateParamsKey),
+                frame.find(r#""requestState":5"#).unwrap()
+            )],
+            "{frame}"
+        );
+        // Legacy revisions define no retry members: not judged there.
+        let legacy = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{required}"requestState":5,"inputResponses":[]}}}}"#
+        );
+        assert_eq!(judge_req(Profile::V2025_11_25, &legacy), [], "{legacy}");
+    }
+    // Boundary: other methods do not define them (not judged here).
+    let frame = req("tools/list", r#""requestState":5,"inputResponses":[],"#);
+    assert_eq!(judge_req(v26, &frame), [], "{frame}");
+}
+
+/// The optional members of an `Implementation` (`clientInfo` on requests, `serverInfo` on
+/// results; 2026 `schema.json`): `title`, `description`, `websiteUrl` strings and `icons` an
+/// array when present, `reserved-meta-value` at the member's value.
+#[test]
+fn implementation_optional_members_in_client_and_server_info() {
+    let got = |profile: Profile, dir: Direction, frame: &str| -> Vec<(Rule, usize)> {
+        let mut v = Validator::new(profile, dir);
+        judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .map(|x| (x.rule, x.offset))
+            .collect()
+    };
+    let request = |info: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"io.modelcontextprotocol/clientInfo":{info}}}}}}}"#
+        )
+    };
+    let result = |info: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","_meta":{{"io.modelcontextprotocol/serverInfo":{info}}}}}}}"#
+        )
+    };
+    let v26 = Profile::V2026_07_28;
+    for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+        let frame_of = |info: &str| {
+            if dir == Direction::ClientToServer {
+                request(info)
+            } else {
+                result(info)
+            }
+        };
+        // Valid: none, each, all of them (icons empty or with entries); unknown members free.
+        for info in [
+            r#"{"name":"n","version":"1"}"#,
+            r#"{"name":"n","version":"1","title":"N"}"#,
+            r#"{"name":"n","version":"1","description":""}"#,
+            r#"{"name":"n","version":"1","websiteUrl":"https://n.example/"}"#,
+            r#"{"name":"n","version":"1","icons":[]}"#,
+            r#"{"name":"n","version":"1","title":"N","description":"d","websiteUrl":"https://n.example/","icons":[{"src":"https://n.example/i.png","sizes":["48x48"]}],"x-other":5}"#,
+        ] {
+            let frame = frame_of(info);
+            assert_eq!(got(v26, dir, &frame), [], "{frame}");
+        }
+        // Each wrong type, at its value.
+        for (member, bad) in [
+            ("title", "5"),
+            ("title", "null"),
+            ("description", "[\"d\"]"),
+            ("websiteUrl", "{\"href\":\"https://n.example/\"}"),
+            ("icons", "\"https://n.example/i.png\""),
+            ("icons", "{}"),
+        ] {
+            let info = format!(r#"{{"name":"n","version":"1","{member}":{bad}}}"#);
+            let frame = frame_of(&info);
+            let at = frame.find(&format!(r#""{member}":{bad}"#)).unwrap() + member.len() + 3;
+            assert_eq!(
+                got(v26, dir, &frame),
+                [(Rule::ReservedMetaValue, at)],
+                "{frame}"
+            );
+        }
+        // A wrong required member and a wrong optional one: two findings, each at its place.
+        let info = r#"{"name":"n","title":1}"#;
+        let frame = frame_of(info);
+        let value_at = frame.find(info).unwrap();
+        assert_eq!(
+            got(v26, dir, &frame),
+            [
+                (Rule::ReservedMetaValue, value_at),
+                (Rule::ReservedMetaValue, value_at + 20)
+            ],
+            "{frame}"
+        );
+        // Not an object: one finding, no member read.
+        let frame = frame_of(r#""n 1""#);
+        assert_eq!(got(v26, dir, &frame).len(), 1, "{frame}");
+    }
+    // Legacy revisions reserve no such keys with these shapes: not judged there.
+    let legacy = r#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"1","title":5,"icons":{}}}}}"#;
+    assert_eq!(
+        got(Profile::V2025_11_25, Direction::ServerToClient, legacy),
+        []
     );
 }

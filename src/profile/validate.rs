@@ -11,9 +11,29 @@ use crate::error::ErrorKind;
 
 /// Methods whose result may be `input_required` (\[MRTR\] Supported Requests).
 const MRTR_METHODS: &[&str] = &["tools/call", "prompts/get", "resources/read"];
+/// Methods whose complete results are `CacheableResult`s and so carry `ttlMs` and `cacheScope`
+/// (spec digest §11, [CACHE]; [JS] `required` of their `…Result` definitions).
+const CACHEABLE_METHODS: &[&str] = &[
+    "server/discover",
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+];
 /// Methods allowed inside `inputRequests` (\[MRTR\], \[TS\] InputRequest).
 const INPUT_REQUEST_METHODS: &[&str] =
     &["elicitation/create", "sampling/createMessage", "roots/list"];
+/// The optional members of an `Implementation` (`clientInfo` / `serverInfo` `_meta` values)
+/// and the JSON type each must have when present (2026 `schema.json` `Implementation`:
+/// `title`, `description`, `websiteUrl` strings, `icons` an array of `Icon`; the icons
+/// themselves are not judged).
+const IMPLEMENTATION_OPTIONAL: &[(&str, Kind, &str)] = &[
+    ("title", Kind::String, "a string"),
+    ("description", Kind::String, "a string"),
+    ("websiteUrl", Kind::String, "a string"),
+    ("icons", Kind::Array, "an array"),
+];
 /// 2026-07-28 notifications that only travel on a `subscriptions/listen` stream.
 const LISTEN_NOTIFICATIONS: &[&str] = &[
     "notifications/subscriptions/acknowledged",
@@ -735,7 +755,15 @@ fn check_result(
             );
         }
     }
-    check_cache_fields(m, out);
+    // A result without `resultType` is read as complete ([B]; it is also `missing-result-type`
+    // above); one with a non-string or other value is not a complete result.
+    let complete = rt
+        .as_ref()
+        .map_or(m.result_member("resultType").is_none(), |(t, _)| {
+            t == "complete"
+        });
+    let cacheable = request_method.filter(|rm| complete && CACHEABLE_METHODS.contains(rm));
+    check_cache_fields(m, cacheable, out);
     if request_method == Some("subscriptions/listen") && m.meta_get(meta::SUBSCRIPTION_ID).is_none()
     {
         push(
@@ -749,17 +777,35 @@ fn check_result(
     }
 }
 
-/// The caching fields of a 2026-07-28 result, when present (spec digest §11, [CACHE], [JS]
-/// `CacheableResult`): `ttlMs` a non-negative integer (milliseconds), `cacheScope` `"public"`
-/// or `"private"`. Their absence is not judged here: clients read an absent `ttlMs` as 0, and
-/// which results must carry them depends on the request, which one side's traffic may not
-/// show.
-fn check_cache_fields(m: &Msg<'_>, out: &mut Vec<Violation>) {
+/// The caching fields of a 2026-07-28 result (spec digest §11, [CACHE], [JS]
+/// `CacheableResult`): when present, `ttlMs` a non-negative integer (milliseconds) and
+/// `cacheScope` `"public"` or `"private"`. `cacheable` is the answered method when the tracker
+/// matched the result to a request of [`CACHEABLE_METHODS`] and the result is complete
+/// (`resultType` `"complete"` or absent): then both fields are required, and a missing one is
+/// reported at the result object. When the answered method is unknown (one side's traffic, no
+/// tracker, an evicted or ambiguous id) their absence is not judged: which results must carry
+/// them depends on the request.
+fn check_cache_fields(m: &Msg<'_>, cacheable: Option<&str>, out: &mut Vec<Violation>) {
     // A task (a `Task` of the Tasks extension, `tasks/get` results, `resultType: "task"`) has
     // a `ttlMs` of its own (retention; `null` for unlimited), not the caching field
-    // (re-trial, session 12).
-    if m.result_member("taskId").is_some() {
+    // (re-trial, session 12). A complete result of a cacheable method is no task, whatever
+    // members it adds.
+    if cacheable.is_none() && m.result_member("taskId").is_some() {
         return;
+    }
+    if let Some(method) = cacheable {
+        for field in ["ttlMs", "cacheScope"] {
+            if m.result_member(field).is_none() {
+                push(
+                    out,
+                    Rule::CacheField,
+                    m.result.map_or(0, |s| s.start()),
+                    format!(
+                        "complete {method} result lacks {field:?} (cacheable results carry ttlMs and cacheScope)"
+                    ),
+                );
+            }
+        }
     }
     if let Some(ttl) = m.result_member("ttlMs") {
         let raw = ttl.slice(m.frame);
@@ -856,6 +902,20 @@ fn check_input_required(m: &Msg<'_>, rt_off: usize, out: &mut Vec<Violation>) {
                             r.key
                         ),
                     );
+                    continue;
+                }
+                // The embedded request's params, judged as a top-level request of its method
+                // would be (`missing-param`, `param-type`); `params` itself an object when
+                // present (roots/list may omit it).
+                let params = m.member(r.value, "params");
+                match params {
+                    Some(p) if m.kind_at(p) != Some(Kind::Object) => push(
+                        out,
+                        Rule::InputRequiredShape,
+                        p.start(),
+                        format!("inputRequests[{:?}].params is not an object", r.key),
+                    ),
+                    _ => params::check_input_request(m, &meth, params, s.start(), out),
                 }
             }
             Some((s, None)) => push(
@@ -1001,6 +1061,21 @@ fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>)
                             "{key:?} is not an Implementation (an object with string \"name\" and \"version\")"
                         ),
                     );
+                }
+                // Its optional members, when present ([JS] `Implementation.properties`).
+                if m.kind_at(mem.value) == Some(Kind::Object) {
+                    for (member, want, what) in IMPLEMENTATION_OPTIONAL {
+                        if let Some(v) = m.member(mem.value, member)
+                            && m.kind_at(v) != Some(*want)
+                        {
+                            push(
+                                out,
+                                Rule::ReservedMetaValue,
+                                v.start(),
+                                format!("{key:?}.{member} is not {what}"),
+                            );
+                        }
+                    }
                 }
                 continue;
             }
