@@ -1829,8 +1829,9 @@ impl<'f> Iterator for Members<'f> {
             self.pos = self.end;
             return None;
         }
-        let kend = raw_string_end(f, i)?;
-        let key_span = Span::new(i + 1, kend - 1);
+        let kend = raw_string_end(f, i).filter(|&e| e <= self.end)?;
+        // `Span::at`: both ends lie within `self.end`, the end of a `Span` (a `u32`).
+        let key_span = Span::at(i + 1, kend - 1);
         let (raw, escaped) = token_text(&f[i + 1..kend - 1])?;
         let mut j = skip_ws_at(f, kend);
         if f.get(j) != Some(&b':') {
@@ -1843,7 +1844,7 @@ impl<'f> Iterator for Members<'f> {
         Some(Member {
             key: JsonStr { raw, escaped }.decode(),
             key_span,
-            value: Span::new(j, vend),
+            value: Span::at(j, vend),
         })
     }
 }

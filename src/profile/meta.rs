@@ -27,31 +27,34 @@ fn is_name(n: &[u8]) -> bool {
     }
 }
 
-/// Splits a key into `(prefix labels, name)`; `None` when it breaks the grammar
-/// `KEY = (LABEL(.LABEL)*/)? NAME`.
-pub(crate) fn parse_key(key: &str) -> Option<(Vec<&str>, &str)> {
+/// Splits a key into `(prefix, name)`, the prefix being the labels before the `/` (`None`
+/// when there is no `/`); `None` when it breaks the grammar `KEY = (LABEL(.LABEL)*/)? NAME`.
+/// No allocation (it runs for every `_meta` key of every message).
+pub(crate) fn parse_key(key: &str) -> Option<(Option<&str>, &str)> {
     let b = key.as_bytes();
     match key.find('/') {
-        None => is_name(b).then(|| (Vec::new(), key)),
+        None => is_name(b).then_some((None, key)),
         Some(slash) => {
             let (prefix, name) = (&key[..slash], &key[slash + 1..]);
-            let labels: Vec<&str> = prefix.split('.').collect();
-            (labels.iter().all(|l| is_label(l.as_bytes())) && is_name(name.as_bytes()))
-                .then_some((labels, name))
+            (prefix.split('.').all(|l| is_label(l.as_bytes())) && is_name(name.as_bytes()))
+                .then_some((Some(prefix), name))
         }
     }
 }
 
-/// True when the key's prefix is reserved for MCP under `rev`'s rule.
+/// True when the key's prefix (from [`parse_key`]) is reserved for MCP under `rev`'s rule.
 ///
 /// 2025-11-25 and 2026-07-28: the **second** label is `modelcontextprotocol` or `mcp`.
 /// 2025-06-18: zero or more labels, then `modelcontextprotocol` or `mcp`, then exactly one
 /// more label (the second-to-last label is `modelcontextprotocol` / `mcp`).
-pub(crate) fn is_reserved_prefix(rev: Revision, labels: &[&str]) -> bool {
-    let mcp = |l: &&str| *l == "modelcontextprotocol" || *l == "mcp";
+pub(crate) fn is_reserved_prefix(rev: Revision, prefix: Option<&str>) -> bool {
+    let mcp = |l: &str| l == "modelcontextprotocol" || l == "mcp";
+    let Some(p) = prefix else {
+        return false;
+    };
     match rev {
-        Revision::V2025_06_18 => labels.len() >= 2 && mcp(&labels[labels.len() - 2]),
-        _ => labels.get(1).is_some_and(mcp),
+        Revision::V2025_06_18 => p.rsplit('.').nth(1).is_some_and(mcp),
+        _ => p.split('.').nth(1).is_some_and(mcp),
     }
 }
 
@@ -130,7 +133,7 @@ mod tests {
 
     #[test]
     fn reserved_prefixes() {
-        let r = |k: &str, rev| is_reserved_prefix(rev, &parse_key(k).unwrap().0);
+        let r = |k: &str, rev| is_reserved_prefix(rev, parse_key(k).unwrap().0);
         let m = Revision::V2026_07_28;
         assert!(r("io.modelcontextprotocol/x", m));
         assert!(r("dev.mcp/x", m));

@@ -1102,11 +1102,11 @@ fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>)
                 koff,
                 format!("_meta key {key:?} breaks the key grammar"),
             ),
-            Some((labels, _)) => {
+            Some((prefix, _)) => {
                 // The Tasks extension defines methods and a result type, no `_meta` key: with
                 // it declared, unknown reserved keys are still reported (hostile trial: every
                 // `io.modelcontextprotocol/*` key passed, `related-task` of 2025-11-25 too).
-                if meta::is_reserved_prefix(r, &labels) && !meta::is_defined(r, key) {
+                if meta::is_reserved_prefix(r, prefix) && !meta::is_defined(r, key) {
                     push(
                         out,
                         Rule::ReservedMetaKey,

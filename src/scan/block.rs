@@ -404,6 +404,47 @@ pub(crate) mod x86 {
         }
     }
 
+    /// Index of the first `"` or `\` in `hay` (same result as `memchr::memchr2(b'"', b'\\',
+    /// hay)`): 16 bytes per step with SSE2 (x86-64 baseline, no run-time detection), the last
+    /// 1..=15 bytes as one 16-byte load ending at the slice's end (bytes already searched
+    /// shifted off), a byte loop below 16 bytes. No byte outside `hay` is read.
+    #[inline]
+    pub(crate) fn quote_or_backslash_sse2(hay: &[u8]) -> Option<usize> {
+        // Bit *i* set when byte `at + i` is `"` or `\`.
+        // SAFETY (of each call): the caller passes `at + 16 <= hay.len()`.
+        unsafe fn mask(hay: &[u8], at: usize) -> u32 {
+            debug_assert!(at + 16 <= hay.len());
+            // SAFETY: the 16 bytes at `at` are inside `hay` (the caller's guarantee; unaligned
+            // load); SSE2 is enabled on every x86-64 target.
+            unsafe {
+                let v = _mm_loadu_si128(hay.as_ptr().add(at) as *const __m128i);
+                let q = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+                let bs = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+                _mm_movemask_epi8(_mm_or_si128(q, bs)) as u32
+            }
+        }
+        let len = hay.len();
+        if len < 16 {
+            return hay.iter().position(|&b| b == b'"' || b == b'\\');
+        }
+        let mut at = 0;
+        while at + 16 <= len {
+            // SAFETY: `at + 16 <= len` (loop condition).
+            let m = unsafe { mask(hay, at) };
+            if m != 0 {
+                return Some(at + m.trailing_zeros() as usize);
+            }
+            at += 16;
+        }
+        if at == len {
+            return None;
+        }
+        let last = len - 16;
+        // SAFETY: `last + 16 == len`.
+        let m = unsafe { mask(hay, last) } >> (at - last);
+        (m != 0).then(|| at + m.trailing_zeros() as usize)
+    }
+
     /// Lanes (all ones) of the bytes that are `"`, `\` or `<= 0x1f` in one 32-byte vector.
     #[inline]
     #[target_feature(enable = "avx2")]

@@ -52,6 +52,17 @@ pub(crate) fn token_text(raw: &[u8]) -> Option<(&str, bool)> {
 /// search (the profile layer's member iteration runs this once per string).
 #[inline]
 pub(crate) fn find_quote_or_backslash(hay: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if !cfg!(feature = "force-scalar") {
+        return super::block::x86::quote_or_backslash_sse2(hay);
+    }
+    find_quote_or_backslash_swar(hay)
+}
+
+/// [`find_quote_or_backslash`] without SIMD: the first 32 bytes as 8-byte words, then
+/// `memchr2` (the path of `force-scalar` builds and other targets).
+#[inline]
+pub(crate) fn find_quote_or_backslash_swar(hay: &[u8]) -> Option<usize> {
     const QUOTES: u64 = ONES * b'"' as u64;
     const BACKSLASHES: u64 = ONES * b'\\' as u64;
     let mut at = 0;
@@ -74,7 +85,7 @@ pub(crate) fn find_quote_or_backslash(hay: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::find_quote_or_backslash;
+    use super::{find_quote_or_backslash, find_quote_or_backslash_swar};
 
     /// Against `memchr2` at every length 0..80, every position of a `"` or `\` hit (and a
     /// second hit after it), over bytes one bit away from the targets (near misses for the
@@ -98,6 +109,10 @@ mod tests {
                     find_quote_or_backslash(&base),
                     memchr::memchr2(b'"', b'\\', &base)
                 );
+                assert_eq!(
+                    find_quote_or_backslash_swar(&base),
+                    memchr::memchr2(b'"', b'\\', &base)
+                );
                 for at in 0..len {
                     for hit in [b'"', b'\\'] {
                         let mut h = base.clone();
@@ -105,11 +120,13 @@ mod tests {
                         if at + 3 < len {
                             h[at + 3] = b'"';
                         }
+                        let want = memchr::memchr2(b'"', b'\\', &h);
                         assert_eq!(
                             find_quote_or_backslash(&h),
-                            memchr::memchr2(b'"', b'\\', &h),
+                            want,
                             "len {len} fill {fill:#x} hit {hit} at {at}"
                         );
+                        assert_eq!(find_quote_or_backslash_swar(&h), want, "swar {len} {at}");
                     }
                 }
             }
