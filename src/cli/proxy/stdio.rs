@@ -32,15 +32,14 @@ use mcpwire::profile::{Direction, Session};
 use mcpwire::{Limits, Parser};
 use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio_util::codec::Decoder;
 
 use super::judge::{Action, Judge};
 use super::log::Log;
 use super::{CommonProxyArgs, Signals};
 
-/// Capacity of the channel in front of each writer, in messages (each also holds bytes of
-/// the [`Queue`]'s budget).
+/// Capacity of the channel in front of each writer, in messages.
 const CHANNEL: usize = 256;
 /// Read buffer growth step, bytes.
 const READ_CHUNK: usize = 64 * 1024;
@@ -70,55 +69,6 @@ enum Out {
     Line(Vec<u8>),
     /// The sender's side closed: flush and close this output.
     Close,
-}
-
-impl Out {
-    /// Bytes it writes.
-    fn len(&self) -> usize {
-        match self {
-            Out::Frame(b, term) => b.len() + term.len(),
-            Out::Raw(b) => b.len(),
-            Out::Line(b) => b.len() + 1,
-            Out::Close => 0,
-        }
-    }
-}
-
-/// The sending end of the channel in front of a writer, bounded in bytes as well as in
-/// messages: each item holds permits for its length (at least 1, at most the budget) until
-/// the writer has written it. The budget is `--max-frame-bytes` (at least one read chunk),
-/// so what waits for a slow reader is at most about one frame per direction, besides the
-/// frame being read (hostile trial, session 14: 256 queued 4 MB frames held 1.5 GB for one
-/// session whose client did not read; reliability.md §4.4: peak buffered bytes per
-/// connection about one frame plus one read buffer).
-#[derive(Clone)]
-struct Queue {
-    tx: mpsc::Sender<(Out, OwnedSemaphorePermit)>,
-    budget: Arc<Semaphore>,
-    max: usize,
-}
-
-impl Queue {
-    /// A queue of `budget` bytes and its receiving end.
-    fn new(budget: usize) -> (Self, mpsc::Receiver<(Out, OwnedSemaphorePermit)>) {
-        let max = budget.clamp(READ_CHUNK, Semaphore::MAX_PERMITS.min(u32::MAX as usize));
-        let (tx, rx) = mpsc::channel(CHANNEL);
-        let budget = Arc::new(Semaphore::new(max));
-        (Self { tx, budget, max }, rx)
-    }
-
-    /// Waits for room (bytes and a message slot), then queues `out`. `Err` when the writer is
-    /// gone.
-    async fn send(&self, out: Out) -> Result<(), ()> {
-        let n = out.len().clamp(1, self.max) as u32;
-        let permit = self
-            .budget
-            .clone()
-            .acquire_many_owned(n)
-            .await
-            .map_err(|_| ())?;
-        self.tx.send((out, permit)).await.map_err(|_| ())
-    }
 }
 
 /// Runs the stdio proxy; returns the server's exit status.
@@ -196,8 +146,8 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         ..Limits::DEFAULT
     });
 
-    let (srv_tx, srv_rx) = Queue::new(c.max_frame_bytes);
-    let (cli_tx, cli_rx) = Queue::new(c.max_frame_bytes);
+    let (srv_tx, srv_rx) = mpsc::channel::<Out>(CHANNEL);
+    let (cli_tx, cli_rx) = mpsc::channel::<Out>(CHANNEL);
     let server_writer = tokio::spawn(write_loop(child_in, srv_rx));
     let client_writer = tokio::spawn(write_loop(tokio::io::stdout(), cli_rx));
     let mut c2s = tokio::spawn(pump(
@@ -395,8 +345,8 @@ async fn pump<R: AsyncRead + Unpin>(
     mut reader: R,
     mut codec: NdjsonCodec,
     judge: Arc<Mutex<Shared>>,
-    forward: Queue,
-    back: Queue,
+    forward: mpsc::Sender<Out>,
+    back: mpsc::Sender<Out>,
     monitor: bool,
 ) {
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
@@ -486,17 +436,13 @@ async fn pump<R: AsyncRead + Unpin>(
 }
 
 /// Writes what arrives on `rx` to `w`, flushing whenever the channel is momentarily empty.
-/// Each item's bytes of the queue's budget are given back once it is written.
-async fn write_loop<W: AsyncWrite + Unpin>(
-    w: W,
-    mut rx: mpsc::Receiver<(Out, OwnedSemaphorePermit)>,
-) -> io::Result<()> {
+async fn write_loop<W: AsyncWrite + Unpin>(w: W, mut rx: mpsc::Receiver<Out>) -> io::Result<()> {
     let mut w = BufWriter::with_capacity(READ_CHUNK, w);
-    while let Some((first, _permit)) = rx.recv().await {
+    while let Some(first) = rx.recv().await {
         let mut close = put(&mut w, first).await?;
         while !close {
             match rx.try_recv() {
-                Ok((m, _permit)) => close = put(&mut w, m).await?,
+                Ok(m) => close = put(&mut w, m).await?,
                 Err(_) => break,
             }
         }
@@ -526,39 +472,4 @@ async fn put<W: AsyncWrite + Unpin>(w: &mut BufWriter<W>, m: Out) -> io::Result<
         Out::Close => return Ok(true),
     }
     Ok(false)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use futures::FutureExt;
-
-    /// Hostile trial (session 14): the queue in front of a writer held up to 256 frames
-    /// whatever their size (1.5 GB for one session of 4 MB frames and a client that did not
-    /// read). It is bounded in bytes: a send waits while the queued bytes plus its own exceed
-    /// the budget, and goes on once the writer has taken (and dropped) an item; one item over
-    /// the budget alone still passes (it takes the whole budget).
-    #[tokio::test]
-    async fn the_writer_queue_is_bounded_in_bytes() {
-        let (q, mut rx) = Queue::new(READ_CHUNK);
-        let chunk = |n: usize| Out::Raw(Bytes::from(vec![b'x'; n]));
-        // At the budget exactly: queued.
-        assert_eq!(q.send(chunk(READ_CHUNK - 1)).now_or_never(), Some(Ok(())));
-        assert_eq!(q.send(chunk(1)).now_or_never(), Some(Ok(())));
-        // One byte over: waits.
-        let mut next = Box::pin(q.send(chunk(1)));
-        assert_eq!(next.as_mut().now_or_never(), None);
-        // The writer takes the first item and drops its permit: room again.
-        let (first, permit) = rx.recv().await.unwrap();
-        assert_eq!(first.len(), READ_CHUNK - 1);
-        drop(permit);
-        assert_eq!(next.as_mut().now_or_never(), Some(Ok(())));
-        drop(next);
-        // Drain; then an item larger than the budget takes all of it and passes.
-        while let Ok((_, p)) = rx.try_recv() {
-            drop(p);
-        }
-        assert_eq!(q.send(chunk(3 * READ_CHUNK)).now_or_never(), Some(Ok(())));
-        assert_eq!(q.send(chunk(1)).now_or_never(), None);
-    }
 }
