@@ -830,10 +830,14 @@ impl Parser {
     /// value nested too deep — whose structure is intact.
     ///
     /// The second case reads the frame by its structure alone (strings to their closing
-    /// quote, brackets matched, scalars to the next delimiter; nothing inside is checked)
-    /// and returns `Some` only when all of these hold (hostile trial, session 14: a server's
-    /// result with one Latin-1 byte was dropped, and the client's request waited forever):
+    /// quote, brackets matched, depth-1 scalars checked to be a literal or number characters;
+    /// nothing inside strings or nested values is checked) and returns `Some` only when all
+    /// of these hold (hostile trial, session 14: a server's result with one Latin-1 byte was
+    /// dropped, and the client's request waited forever):
     ///
+    /// * [`Parser::parse`]'s error is a content error: `invalid-utf8`, `control-character`,
+    ///   `invalid-escape`, `lone-surrogate`, `number-out-of-range`, `number-too-long` or
+    ///   `depth-limit` (everything before it is valid JSON);
     /// * the root value is an object that closes, with nothing but whitespace after it, and
     ///   every depth-1 member is a string key, a colon and a value;
     /// * exactly one depth-1 key is `id` (compared after unescaping) and none is `method`
@@ -851,6 +855,24 @@ impl Parser {
         }
         if frame.len() > self.limits.max_frame_len || frame.len() > u32::MAX as usize {
             return None;
+        }
+        // Only a content error: the parse's first error is inside a string or a number, or
+        // is the depth limit. A frame whose first error is in its syntax (an unknown literal,
+        // a missing comma, trailing bytes, a cut) gives none (re-trial: `"x":t"method":…`
+        // hid a depth-1 `method` inside a bad scalar).
+        match self.parse(frame) {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::InvalidUtf8
+                        | ErrorKind::ControlCharacter
+                        | ErrorKind::InvalidEscape
+                        | ErrorKind::LoneSurrogate
+                        | ErrorKind::NumberOutOfRange
+                        | ErrorKind::NumberTooLong
+                        | ErrorKind::DepthLimit
+                ) => {}
+            _ => return None,
         }
         let mut i = skip_ws_at(frame, 0);
         if frame.get(i) != Some(&b'{') {
@@ -1769,13 +1791,19 @@ fn structural_value_end(buf: &[u8], pos: usize) -> Option<usize> {
             }
             None
         }
-        b'}' | b']' | b',' | b':' => None,
         _ => {
             let n = buf[pos..]
                 .iter()
                 .position(|b| matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
                 .unwrap_or(buf.len() - pos);
-            (n > 0).then_some(pos + n)
+            // A scalar is a literal or a run of number characters: anything else (`t"x"`,
+            // `nul`) is broken structure.
+            let token = &buf[pos..pos + n];
+            let number = matches!(token.first(), Some(b'-' | b'0'..=b'9'))
+                && token
+                    .iter()
+                    .all(|b| matches!(b, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'));
+            (number || matches!(token, b"true" | b"false" | b"null")).then_some(pos + n)
         }
     }
 }

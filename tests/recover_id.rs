@@ -249,6 +249,25 @@ fn recover_response_id_reads_ids_of_content_errors_only() {
         (b"\xef\xbb\xbf{\"id\":11,\"result\":{\"t\":\"\xff\"}}", None),
         (b"{\"id\" 11,\"result\":{\"t\":\"\xff\"}}", None),
         (b"{\"id\":,\"result\":{\"t\":\"\xff\"}}", None),
+        // Re-trial (session 14): syntax errors are no content errors, and a bad depth-1
+        // scalar must not hide a `method` (exact inputs; before: `Some("1")` for each).
+        (
+            br#"{"jsonrpc":"2.0","id":1,"x":t"method":"roots/list","params":{}}"#,
+            None,
+        ),
+        (br#"{"jsonrpc":"2.0","id":1,"result":{"a"}}"#, None),
+        (br#"{"jsonrpc":"2.0","id":1,"result":[1 2 3 : ,,]}"#, None),
+        (br#"{"jsonrpc":"2.0","id":1,"result":x{[}"#, None),
+        (br#"{"jsonrpc":"2.0","id":1,"result":nul}"#, None),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"x\":t\"method\":\"sampling/createMessage\",\"params\":{\"a\":\"\xff\"}}",
+            None,
+        ),
+        // A content error first, then a bad depth-1 scalar hiding a `method`.
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"\xff\"},\"x\":t\"method\":\"ping\"}",
+            None,
+        ),
     ];
     for (frame, want) in cases {
         let shown = String::from_utf8_lossy(frame);

@@ -173,6 +173,57 @@ pub fn check_frame_with(frame: &[u8], limits: Limits) -> Result<(), Disagreement
     if let Ok(env) = &ours {
         check_simd(frame, env)?;
     }
+    check_response_id(frame, limits, &ours, &serde)?;
+    Ok(())
+}
+
+/// [`Parser::recover_response_id`]: a span it returns lies in the frame and is a valid id on
+/// its own; for a frame we accept it is the envelope's id exactly when the frame has no
+/// `method` and its id is a string or integer, else none; for a frame serde_json accepts,
+/// serde's object has no `method` key and its `id` equals the span re-read.
+fn check_response_id(
+    frame: &[u8],
+    limits: Limits,
+    ours: &Result<Envelope<'_>, Error>,
+    serde: &Result<Value, String>,
+) -> Result<(), Disagreement> {
+    let got = Parser::with_limits(limits).recover_response_id(frame);
+    let Some(span) = got else {
+        if let Ok(env) = ours
+            && env.method_span().is_none()
+            && matches!(env.id(), Some(Id::Str(_) | Id::Int { .. }))
+        {
+            return Err(dis(
+                "recover_response_id: none for an accepted response's id",
+            ));
+        }
+        return Ok(());
+    };
+    let Some(raw) = frame.get(span.start()..span.end()) else {
+        return Err(dis(format!(
+            "recover_response_id: span {span:?} outside the frame"
+        )));
+    };
+    let Ok(id) = serde_json::from_slice::<Value>(raw) else {
+        return Err(dis("recover_response_id: the span is not one JSON value"));
+    };
+    if !(id.is_string() || id.is_i64() || id.is_u64()) {
+        return Err(dis(format!(
+            "recover_response_id: {id} is no string or integer id"
+        )));
+    }
+    if let Ok(env) = ours
+        && (env.method_span().is_some() || env.id_span() != Some(span))
+    {
+        return Err(dis("recover_response_id: not the accepted response's id"));
+    }
+    if let Ok(Value::Object(m)) = serde
+        && (m.contains_key("method") || m.get("id") != Some(&id))
+    {
+        return Err(dis(
+            "recover_response_id: serde_json reads another id, or a method",
+        ));
+    }
     Ok(())
 }
 
