@@ -260,7 +260,7 @@ fn recover_response_id_reads_ids_of_content_errors_only() {
         (br#"{"jsonrpc":"2.0","id":1,"result":x{[}"#, None),
         (br#"{"jsonrpc":"2.0","id":1,"result":nul}"#, None),
         (
-            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"x\":t\"method\":\"sampling/createMessage\",\"params\":{\"a\":\"\xff\"}}",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"x\":t\"method\":\"sampling/createMessage\",\"params\":{\"a\":\"\xe9\"}}",
             None,
         ),
         // A content error first, then a bad depth-1 scalar hiding a `method`.
