@@ -139,22 +139,15 @@ pub(crate) fn check(
         let inside =
             |o: Option<crate::Span>| o.is_some_and(|o| o.start() < k.start() && k.end() < o.end());
         let found = if inside(m.params) {
-            params_case_variant(m).map(|k| (Rule::CaseVariantParam, "params", k))
+            params_case_variant(m, &["name", "uri", "_meta"])
+                .map(|k| (Rule::CaseVariantParam, "params", k))
         } else if inside(m.result) {
             Some((Rule::CaseVariantKey, "result", k))
         } else {
             Some((Rule::CaseVariantKey, "error", k))
         };
         if let Some((rule, object, k)) = found {
-            push(
-                out,
-                rule,
-                k.start().saturating_sub(1),
-                format!(
-                    "key {:?} differs from an inspected {object} member only in case",
-                    String::from_utf8_lossy(k.slice(m.frame))
-                ),
-            );
+            push_case_variant(out, m, rule, object, k);
         }
     }
 
@@ -234,14 +227,34 @@ pub(crate) fn check(
     }
 }
 
-/// True when `method`'s `params` define the inspected member `name` (`name`, `uri` or
-/// `_meta`) in some revision: `_meta` for every method (the base `Request` / `Notification`
-/// params), `name` for `tools/call` and `prompts/get`, `uri` for `resources/read`,
-/// `resources/subscribe`, `resources/unsubscribe` and `notifications/resources/updated`.
+/// Pushes the case-variant finding `rule` for the key at `k` in `object`.
+fn push_case_variant(
+    out: &mut Vec<Violation>,
+    m: &Msg<'_>,
+    rule: Rule,
+    object: &str,
+    k: crate::Span,
+) {
+    push(
+        out,
+        rule,
+        k.start().saturating_sub(1),
+        format!(
+            "key {:?} differs from an inspected {object} member only in case",
+            String::from_utf8_lossy(k.slice(m.frame))
+        ),
+    );
+}
+
+/// True when `method`'s `params` define the inspected member `name` (`name`, `uri`, `_meta`
+/// or `arguments`) in some revision: `_meta` for every method (the base `Request` /
+/// `Notification` params), `name` and `arguments` for `tools/call` and `prompts/get`, `uri`
+/// for `resources/read`, `resources/subscribe`, `resources/unsubscribe` and
+/// `notifications/resources/updated`.
 fn params_define(method: &str, name: &str) -> bool {
     match name {
         "_meta" => true,
-        "name" => matches!(method, "tools/call" | "prompts/get"),
+        "name" | "arguments" => matches!(method, "tools/call" | "prompts/get"),
         "uri" => matches!(
             method,
             "resources/read"
@@ -253,19 +266,24 @@ fn params_define(method: &str, name: &str) -> bool {
     }
 }
 
-/// The raw key span of the first `params` key that equals, only under case folding, an
-/// inspected member the method's `params` define ([`params_define`]): a case-insensitive
-/// backend would read it as that member. A variant of a member the method does not have
-/// (`"Name"` in `notifications/message`, or in an unknown method) shadows nothing (review:
-/// it was reported `case-variant-param`). Runs only when the core saw some case variant.
-fn params_case_variant(m: &Msg<'_>) -> Option<crate::Span> {
-    const INSPECTED: [&str; 3] = ["name", "uri", "_meta"];
+/// The raw key span of the first `params` key that equals, only under case folding, one of
+/// the inspected members `names` that the method's `params` define ([`params_define`]): a
+/// case-insensitive backend would read it as that member. A variant of a member the method
+/// does not have (`"Name"` in `notifications/message`, or in an unknown method) shadows
+/// nothing (review: it was reported `case-variant-param`). A variant starts with its name's
+/// first letter in either case: none of the names starts with `i`, `s` or `k`, the letters
+/// with non-ASCII folds, so that byte rules out most keys before [`folds_to`].
+///
+/// [`folds_to`]: crate::envelope::folds_to
+fn params_case_variant(m: &Msg<'_>, names: &[&str]) -> Option<crate::Span> {
     let method = m.method.as_deref().unwrap_or("");
     m.cached_members(m.params?)?
         .iter()
         .find(|mem| {
-            INSPECTED.iter().any(|n| {
+            let first = mem.key.as_bytes().first().map(u8::to_ascii_lowercase);
+            names.iter().any(|n| {
                 mem.key != *n
+                    && first == n.as_bytes().first().copied()
                     && params_define(method, n)
                     && crate::envelope::folds_to(mem.key.as_bytes(), n.as_bytes())
             })
@@ -274,45 +292,21 @@ fn params_case_variant(m: &Msg<'_>) -> Option<crate::Span> {
 }
 
 /// `params.arguments` of `tools/call` and `prompts/get` (every revision): the member a
-/// gateway's policy reads (the tool's input, the prompt's values), so it is an inspected
-/// member as `name` is. Written twice it is `duplicate-params-key` (-32602): a first-wins
-/// reader and a last-wins backend would run different arguments (trial, session 14:
-/// `"arguments":{"path":"/ok"},"arguments":{"path":"/etc/passwd"}` passed `check` and the
-/// proxy). A key equal to it only under case folding (`"Arguments"`, `"argumentſ"`) is
-/// `case-variant-param`, as for `name` (a case-insensitive backend reads it as the
-/// arguments). Its type is not judged here. One pass over the cached `params` members.
+/// gateway's policy reads (the tool's input, the prompt's values), so it is inspected as
+/// `name` is, in the profile layer (the core walk does not read it). Written twice it is
+/// `duplicate-params-key` (-32602; noted by the member read, as for any member a rule
+/// reads): a first-wins reader and a last-wins backend would run different arguments
+/// (trial, session 14: `"arguments":{"path":"/ok"},"arguments":{"path":"/etc/passwd"}`
+/// passed `check` and the proxy). A key equal to it only under case folding
+/// (`"Arguments"`, `"argumentſ"`) is `case-variant-param`, as for `name`. Its type is not
+/// judged here.
 fn check_arguments(m: &Msg<'_>, out: &mut Vec<Violation>) {
-    const ARGUMENTS: &str = "arguments";
     if !matches!(m.method.as_deref(), Some("tools/call" | "prompts/get")) {
         return;
     }
-    let Some(all) = m.params.and_then(|p| m.cached_members(p)) else {
-        return;
-    };
-    let (mut seen, mut repeat_noted, mut variant_pushed) = (false, false, false);
-    for mem in all {
-        if mem.key == ARGUMENTS {
-            if seen && !repeat_noted {
-                m.note_repeated(mem.key_span);
-                repeat_noted = true;
-            }
-            seen = true;
-        } else if !variant_pushed
-            // `a` has no non-ASCII case fold: a variant starts with `a` or `A`.
-            && matches!(mem.key.as_bytes().first(), Some(b'a' | b'A'))
-            && crate::envelope::folds_to(mem.key.as_bytes(), ARGUMENTS.as_bytes())
-        {
-            variant_pushed = true;
-            push(
-                out,
-                Rule::CaseVariantParam,
-                mem.key_span.start().saturating_sub(1),
-                format!(
-                    "key {:?} differs from an inspected params member only in case",
-                    String::from_utf8_lossy(mem.key_span.slice(m.frame))
-                ),
-            );
-        }
+    let _ = m.param("arguments");
+    if let Some(k) = params_case_variant(m, &["arguments"]) {
+        push_case_variant(out, m, Rule::CaseVariantParam, "params", k);
     }
 }
 
