@@ -748,22 +748,15 @@ impl Unanswered {
             return own_response(502, "text/plain", format!("mcpwire proxy: {msg}\n"));
         }
         let message = format!("mcpwire proxy: {msg}");
-        let mut bodies = self
+        let mut bodies: Vec<Vec<u8>> = self
             .ids
             .iter()
-            .map(|id| request_error_reply(Some(id), INTERNAL_ERROR, &message, 502).body);
+            .map(|id| request_error_reply(Some(id), INTERNAL_ERROR, &message, 502).body)
+            .collect();
         let body = if self.batch {
-            let mut out = b"[".to_vec();
-            for (i, b) in bodies.enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                out.extend_from_slice(&b);
-            }
-            out.push(b']');
-            out
+            super::judge::json_array(&bodies)
         } else {
-            bodies.next().unwrap_or_default()
+            bodies.swap_remove(0)
         };
         own_response(502, "application/json", body)
     }

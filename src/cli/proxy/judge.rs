@@ -626,17 +626,7 @@ impl Judge {
                 }
             }
         }
-        let reply = (!bodies.is_empty()).then(|| {
-            let mut array = vec![b'['];
-            for (i, b) in bodies.iter().enumerate() {
-                if i > 0 {
-                    array.push(b',');
-                }
-                array.extend_from_slice(b);
-            }
-            array.push(b']');
-            array
-        });
+        let reply = (!bodies.is_empty()).then(|| json_array(&bodies));
         Action::Batch {
             reply,
             http_status: whole.http_status,
@@ -742,6 +732,21 @@ fn answer_invalid(
     } else {
         Answer::Nothing
     }
+}
+
+/// The JSON array of `bodies` (each one JSON value, e.g. an error response): a batch's
+/// replies (JSON-RPC 2.0 §6).
+pub(super) fn json_array(bodies: &[Vec<u8>]) -> Vec<u8> {
+    let mut array = Vec::with_capacity(2 + bodies.iter().map(|b| b.len() + 1).sum::<usize>());
+    array.push(b'[');
+    for (i, b) in bodies.iter().enumerate() {
+        if i > 0 {
+            array.push(b',');
+        }
+        array.extend_from_slice(b);
+    }
+    array.push(b']');
+    array
 }
 
 /// The violation an unterminated last line (stdio: the sender wrote it and closed its end)
