@@ -471,8 +471,9 @@ impl Decimal {
                 if r.is_empty() || !r.iter().all(u8::is_ascii_digit) {
                     return None;
                 }
-                // Saturating: an exponent beyond ±10^15 compares by its sign only, which is
-                // exact for any digits a frame or header can hold.
+                // Capped at 2^50 in magnitude (no overflow below): two numbers with the
+                // same digits and exponents both beyond ±2^50 compare equal (re-trial,
+                // session 14; open in the issue note).
                 let v = r.iter().fold(0i64, |v, d| {
                     v.saturating_mul(10)
                         .saturating_add(i64::from(d - b'0'))
