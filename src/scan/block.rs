@@ -146,8 +146,7 @@ fn string_rest_scalar(buf: &[u8], start: usize, from: usize) -> Result<(usize, b
 }
 
 /// The `escapes` argument of [`string_loop`] for backends that walk escape by escape (the
-/// scalar oracle, and AVX-512, which this project could not run since the block escape step
-/// was written).
+/// scalar oracle).
 pub(crate) const NO_BLOCK_ESCAPES: Option<EscapeKernel> = None;
 
 /// A block escape kernel: `(backslash, simple escape)` masks of the block at an offset.
@@ -708,7 +707,75 @@ pub(crate) mod x86 {
         (s, h, n)
     }
 
-    /// AVX-512 string loop (see [`super::string_loop`]).
+    /// AVX-512BW escape masks of the (up to) 64 bytes at `at` (see
+    /// [`super::escape_masks_scalar`]): one masked load, the backslash compare and the
+    /// simple-escape nibble lookup of [`escape_vec_avx2`] on 64 bytes at once. Bytes past
+    /// the end of `buf` load as 0, which is neither a backslash nor a simple escape.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F and AVX-512BW.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(crate) unsafe fn escape_masks_avx512(buf: &[u8], at: usize) -> (u64, u64) {
+        if at >= buf.len() {
+            return (0, 0);
+        }
+        let n = (buf.len() - at).min(64);
+        let k: u64 = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        // SAFETY: a masked load touches (and can fault on) only the lanes whose mask bit is
+        // set: the `n <= buf.len() - at` bytes from `at`, inside `buf`. The caller
+        // guarantees AVX-512F/BW.
+        let v = unsafe { _mm512_maskz_loadu_epi8(k, buf.as_ptr().add(at) as *const i8) };
+        // The tables of `escape_vec_avx2`, in each 128-bit lane.
+        #[rustfmt::skip]
+        let lo_tab = _mm512_broadcast_i32x4(_mm_setr_epi8(
+            0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1,
+        ));
+        #[rustfmt::skip]
+        let hi_tab = _mm512_broadcast_i32x4(_mm_setr_epi8(
+            0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
+        ));
+        let nib = _mm512_set1_epi8(0x0f);
+        let lo = _mm512_and_si512(v, nib);
+        let hi = _mm512_and_si512(_mm512_srli_epi16(v, 4), nib);
+        let simple = _mm512_test_epi8_mask(
+            _mm512_shuffle_epi8(lo_tab, lo),
+            _mm512_shuffle_epi8(hi_tab, hi),
+        );
+        let bs = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\\' as i8));
+        (bs, simple)
+    }
+
+    /// [`skip_plain_avx2`] with one 64-byte load and mask compares per block.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F and AVX-512BW.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(crate) unsafe fn skip_plain_avx512(buf: &[u8], at: usize) -> (usize, bool) {
+        let mut p = at;
+        let mut seen = _mm512_setzero_si512();
+        let quote = _mm512_set1_epi8(b'"' as i8);
+        let backslash = _mm512_set1_epi8(b'\\' as i8);
+        let space = _mm512_set1_epi8(0x20);
+        while p + 64 <= buf.len() {
+            // SAFETY: `p + 64 <= buf.len()`: the 64 bytes at `p` are inside `buf`; the
+            // caller guarantees AVX-512F/BW.
+            let v = unsafe { _mm512_loadu_si512(buf.as_ptr().add(p).cast()) };
+            let stop = _mm512_cmpeq_epi8_mask(v, quote)
+                | _mm512_cmpeq_epi8_mask(v, backslash)
+                | _mm512_cmplt_epu8_mask(v, space);
+            if stop != 0 {
+                break;
+            }
+            seen = _mm512_or_si512(seen, v);
+            p += 64;
+        }
+        (p, _mm512_movepi8_mask(seen) != 0)
+    }
+
+    /// AVX-512 string loop (see [`super::string_loop`]), with the block escape step and the
+    /// plain-block skip of the AVX2 loop on 64-byte vectors.
     ///
     /// # Safety
     /// The CPU supports AVX-512F and AVX-512BW.
@@ -718,15 +785,15 @@ pub(crate) mod x86 {
         start: usize,
         from: usize,
     ) -> Result<(usize, bool), crate::error::Error> {
-        // SAFETY (closure): this function only runs on CPUs with AVX-512F/BW.
+        // SAFETY (closures): this function only runs on CPUs with AVX-512F/BW.
         super::string_loop(
             buf,
             start,
             from,
             |b, at| unsafe { masks_avx512(b, at) },
             super::utf8_simd,
-            super::NO_BLOCK_ESCAPES,
-            super::no_skip,
+            Some(|b: &[u8], at| unsafe { escape_masks_avx512(b, at) }),
+            |b, at| unsafe { skip_plain_avx512(b, at) },
         )
     }
 }
@@ -887,20 +954,64 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn escape_masks_agree_with_scalar_at_every_offset() {
-        if !Backend::Avx2.is_available() {
-            return;
-        }
         let all: Vec<u8> = (0..=255u8).chain((0..=255u8).rev()).collect();
-        for buf in [&all[..], &all[..50], &all[..64], &all[..65], &all[..1]] {
+        for buf in [&all[..], &all[..50], &all[..64], &all[..65], &all[..1], &[]] {
             for at in 0..=buf.len() {
-                // SAFETY: AVX2 checked above.
-                let got = unsafe { x86::escape_masks_avx2(buf, at) };
-                assert_eq!(
-                    got,
-                    escape_masks_scalar(buf, at),
-                    "at {at} of {}",
-                    buf.len()
-                );
+                let want = escape_masks_scalar(buf, at);
+                if Backend::Avx2.is_available() {
+                    // SAFETY: AVX2 checked above.
+                    let got = unsafe { x86::escape_masks_avx2(buf, at) };
+                    assert_eq!(got, want, "avx2 at {at} of {}", buf.len());
+                }
+                if Backend::Avx512.is_available() {
+                    // SAFETY: AVX-512 checked above.
+                    let got = unsafe { x86::escape_masks_avx512(buf, at) };
+                    assert_eq!(got, want, "avx512 at {at} of {}", buf.len());
+                }
+            }
+        }
+    }
+
+    /// The plain-block skips stop at the first block holding a quote, backslash or control
+    /// byte (or not fitting before the end) and report non-ASCII bytes only of the blocks
+    /// they skipped, for a stop byte at every position of a 300-byte buffer.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn plain_skips_agree_with_a_block_walk() {
+        let walk = |buf: &[u8], at: usize| {
+            let mut p = at;
+            let mut high = false;
+            while p + 64 <= buf.len() {
+                let block = &buf[p..p + 64];
+                if block.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
+                    break;
+                }
+                high |= block.iter().any(|&b| b >= 0x80);
+                p += 64;
+            }
+            (p, high)
+        };
+        let mut buf = vec![b'a'; 300];
+        for stop in [None, Some(b'"'), Some(b'\\'), Some(0x00), Some(0x1f)] {
+            for pos in 0..buf.len() {
+                buf.fill(b'a');
+                buf[(pos + 150) % 300] = 0xe9;
+                if let Some(s) = stop {
+                    buf[pos] = s;
+                }
+                for at in [0, 1, 63, 64, 100] {
+                    let want = walk(&buf, at);
+                    if Backend::Avx2.is_available() {
+                        // SAFETY: AVX2 checked above.
+                        let got = unsafe { x86::skip_plain_avx2(&buf, at) };
+                        assert_eq!(got, want, "avx2 from {at}, stop at {pos}");
+                    }
+                    if Backend::Avx512.is_available() {
+                        // SAFETY: AVX-512 checked above.
+                        let got = unsafe { x86::skip_plain_avx512(&buf, at) };
+                        assert_eq!(got, want, "avx512 from {at}, stop at {pos}");
+                    }
+                }
             }
         }
     }
@@ -941,10 +1052,11 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
-        /// Every backend's string walk (AVX2 with its block escape step and plain-block
-        /// skip) gives the scalar per-escape walk's result — closing quote and escaped flag,
-        /// or error kind and offset — for strings built from escape-dense pieces, from every
-        /// start offset, with and without a closing quote and content after it.
+        /// Every backend's string walk (AVX2 and AVX-512 with the block escape step and
+        /// plain-block skip) gives the scalar per-escape walk's result — closing quote and
+        /// escaped flag, or error kind and offset — for strings built from escape-dense
+        /// pieces, from every start offset, with and without a closing quote and content
+        /// after it.
         #[test]
         fn string_walk_agrees_with_scalar(
             picks in proptest::collection::vec(0..PIECES.len(), 0..120),
