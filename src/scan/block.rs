@@ -586,6 +586,22 @@ pub(crate) mod x86 {
         unsafe { on_block(buf, at, |p| block_masks_avx2(p)) }
     }
 
+    /// The two 16-byte nibble tables of the simple-escape lookup (see [`escape_vec_avx2`]),
+    /// shared by the AVX2 and AVX-512 escape kernels: `(LO, HI)`.
+    #[inline(always)]
+    fn escape_tables() -> (__m128i, __m128i) {
+        const LO: [u8; 16] = [0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1];
+        const HI: [u8; 16] = [0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0];
+        // SAFETY: each table is 16 readable bytes (`loadu`: any alignment); SSE2 is part of
+        // the x86-64 baseline.
+        unsafe {
+            (
+                _mm_loadu_si128(LO.as_ptr().cast()),
+                _mm_loadu_si128(HI.as_ptr().cast()),
+            )
+        }
+    }
+
     /// Bits of the backslashes and of the simple-escape bytes (`" \ / b f n r t`) in one
     /// 32-byte vector. The set test is a nibble lookup: bit *k* of `HI[h]` stands for high
     /// nibble `h` (2, 5, 6, 7), `LO[l]` has the bits of the high nibbles that make a member
@@ -593,15 +609,10 @@ pub(crate) mod x86 {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn escape_vec_avx2(v: __m256i) -> (u32, u32) {
-        #[rustfmt::skip]
-        let lo_tab = _mm256_setr_epi8(
-            0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1,
-            0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1,
-        );
-        #[rustfmt::skip]
-        let hi_tab = _mm256_setr_epi8(
-            0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
+        let (lo_tab, hi_tab) = escape_tables();
+        let (lo_tab, hi_tab) = (
+            _mm256_broadcastsi128_si256(lo_tab),
+            _mm256_broadcastsi128_si256(hi_tab),
         );
         let nib = _mm256_set1_epi8(0x0f);
         let lo = _mm256_and_si256(v, nib);
@@ -683,11 +694,17 @@ pub(crate) mod x86 {
         // SAFETY: a masked load touches (and can fault on) only the lanes whose mask bit is
         // set, i.e. the first `n` bytes, which the caller guarantees are readable.
         let v = unsafe { _mm512_maskz_loadu_epi8(k, p as *const i8) };
-        let q = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'"' as i8));
-        let bs = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\\' as i8));
-        let ctl = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
         let high = _mm512_movepi8_mask(v);
-        ((q | bs | ctl) & k, high & k)
+        (stop_mask_avx512(v) & k, high & k)
+    }
+
+    /// Bits of the bytes that are `"`, `\` or `<= 0x1f` in one 64-byte vector.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn stop_mask_avx512(v: __m512i) -> u64 {
+        _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'"' as i8))
+            | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\\' as i8))
+            | _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20))
     }
 
     /// AVX-512 masks of the (up to) 64 bytes at `at` (see [`super::masks_scalar`]).
@@ -727,14 +744,11 @@ pub(crate) mod x86 {
         // guarantees AVX-512F/BW.
         let v = unsafe { _mm512_maskz_loadu_epi8(k, buf.as_ptr().add(at) as *const i8) };
         // The tables of `escape_vec_avx2`, in each 128-bit lane.
-        #[rustfmt::skip]
-        let lo_tab = _mm512_broadcast_i32x4(_mm_setr_epi8(
-            0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1,
-        ));
-        #[rustfmt::skip]
-        let hi_tab = _mm512_broadcast_i32x4(_mm_setr_epi8(
-            0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
-        ));
+        let (lo_tab, hi_tab) = escape_tables();
+        let (lo_tab, hi_tab) = (
+            _mm512_broadcast_i32x4(lo_tab),
+            _mm512_broadcast_i32x4(hi_tab),
+        );
         let nib = _mm512_set1_epi8(0x0f);
         let lo = _mm512_and_si512(v, nib);
         let hi = _mm512_and_si512(_mm512_srli_epi16(v, 4), nib);
@@ -755,17 +769,11 @@ pub(crate) mod x86 {
     pub(crate) unsafe fn skip_plain_avx512(buf: &[u8], at: usize) -> (usize, bool) {
         let mut p = at;
         let mut seen = _mm512_setzero_si512();
-        let quote = _mm512_set1_epi8(b'"' as i8);
-        let backslash = _mm512_set1_epi8(b'\\' as i8);
-        let space = _mm512_set1_epi8(0x20);
         while p + 64 <= buf.len() {
             // SAFETY: `p + 64 <= buf.len()`: the 64 bytes at `p` are inside `buf`; the
             // caller guarantees AVX-512F/BW.
             let v = unsafe { _mm512_loadu_si512(buf.as_ptr().add(p).cast()) };
-            let stop = _mm512_cmpeq_epi8_mask(v, quote)
-                | _mm512_cmpeq_epi8_mask(v, backslash)
-                | _mm512_cmplt_epu8_mask(v, space);
-            if stop != 0 {
+            if stop_mask_avx512(v) != 0 {
                 break;
             }
             seen = _mm512_or_si512(seen, v);
