@@ -1442,6 +1442,14 @@ impl<'f> Envelope<'f> {
         self.spans.invalid
     }
 
+    /// The span in `slot` when it lies inside the frame (always, for spans recorded on this
+    /// frame; spans paired with another frame through [`from_parts`](Self::from_parts) may
+    /// not, and are then reported as absent rather than handed out to panic in
+    /// [`Span::slice`]).
+    #[inline]
+    fn in_frame(&self, slot: Slot) -> Option<Span> {
+        slot.get().filter(|s| s.end() <= self.frame.len())
+    }
     /// The raw bytes of `span`, when it lies inside the frame.
     #[inline]
     fn bytes(&self, span: Option<Span>) -> Option<&'f [u8]> {
@@ -1459,59 +1467,59 @@ impl<'f> Envelope<'f> {
 
     /// Span of the depth-1 `jsonrpc` value.
     pub fn jsonrpc_span(&self) -> Option<Span> {
-        self.spans.jsonrpc.get()
+        self.in_frame(self.spans.jsonrpc)
     }
     /// Span of the depth-1 `id` value.
     pub fn id_span(&self) -> Option<Span> {
-        self.spans.id.get()
+        self.in_frame(self.spans.id)
     }
     /// Span of the depth-1 `method` value.
     pub fn method_span(&self) -> Option<Span> {
-        self.spans.method.get()
+        self.in_frame(self.spans.method)
     }
     /// Span of the depth-1 `params` value.
     pub fn params_span(&self) -> Option<Span> {
-        self.spans.params.get()
+        self.in_frame(self.spans.params)
     }
     /// Span of the depth-1 `result` value.
     pub fn result_span(&self) -> Option<Span> {
-        self.spans.result.get()
+        self.in_frame(self.spans.result)
     }
     /// Span of the depth-1 `error` value.
     pub fn error_span(&self) -> Option<Span> {
-        self.spans.error.get()
+        self.in_frame(self.spans.error)
     }
     /// Span of `error.code` (when `error` is an object with a `code` member).
     pub fn error_code_span(&self) -> Option<Span> {
-        self.spans.error_code.get()
+        self.in_frame(self.spans.error_code)
     }
     /// Span of `error.message`.
     pub fn error_message_span(&self) -> Option<Span> {
-        self.spans.error_message.get()
+        self.in_frame(self.spans.error_message)
     }
     /// Span of `error.data`.
     pub fn error_data_span(&self) -> Option<Span> {
-        self.spans.error_data.get()
+        self.in_frame(self.spans.error_data)
     }
     /// Span of `result.resultType` (MCP 2026-07-28 §3).
     pub fn result_type_span(&self) -> Option<Span> {
-        self.spans.result_type.get()
+        self.in_frame(self.spans.result_type)
     }
     /// Span of `params._meta`.
     pub fn params_meta_span(&self) -> Option<Span> {
-        self.spans.params_meta.get()
+        self.in_frame(self.spans.params_meta)
     }
     /// Span of `result._meta`.
     pub fn result_meta_span(&self) -> Option<Span> {
-        self.spans.result_meta.get()
+        self.in_frame(self.spans.result_meta)
     }
     /// Span of `params.name` (e.g. the tool of `tools/call`).
     pub fn params_name_span(&self) -> Option<Span> {
-        self.spans.params_name.get()
+        self.in_frame(self.spans.params_name)
     }
     /// Span of `params.uri` (e.g. the resource of `resources/read`).
     pub fn params_uri_span(&self) -> Option<Span> {
-        self.spans.params_uri.get()
+        self.in_frame(self.spans.params_uri)
     }
     /// Span of the raw text (between the quotes) of the first depth-1 key that equals an
     /// envelope key (`jsonrpc`, `id`, `method`, `params`, `result`, `error`) only under case
@@ -1520,7 +1528,7 @@ impl<'f> Envelope<'f> {
     /// is a different key under RFC 8259 and is not rejected by the core; the profile layer
     /// flags it (case-insensitive backends would read it as the envelope key).
     pub fn case_variant_key(&self) -> Option<Span> {
-        self.spans.case_variant_key.get()
+        self.in_frame(self.spans.case_variant_key)
     }
     /// Like [`case_variant_key`](Self::case_variant_key) for the members the walk inspects
     /// inside the depth-1 objects: the first key of `params` equal to `name`, `uri` or
@@ -1528,7 +1536,7 @@ impl<'f> Envelope<'f> {
     /// `message` or `data` only under case folding, e.g. `"Name"` next to `"name"`. Not
     /// rejected by the core; the profile layer flags it (reliability.md class 4).
     pub fn member_case_variant_key(&self) -> Option<Span> {
-        self.spans.member_case_variant.get()
+        self.in_frame(self.spans.member_case_variant)
     }
 
     /// The id: a string, a plain integer within ±(2^53−1), or `null`; `None` when absent or
@@ -1907,7 +1915,12 @@ impl Iterator for Elements<'_> {
         if f[i] == b',' {
             i = skip_ws_at(f, i + 1);
         }
-        let e = raw_value_end(f, i).filter(|&e| e <= self.end)?;
+        // `e > i`: a value has at least one byte, so the iteration always moves forward
+        // (a frame paired with another frame's spans can put `i` on a `}`).
+        let Some(e) = raw_value_end(f, i).filter(|&e| e > i && e <= self.end) else {
+            self.pos = self.end;
+            return None;
+        };
         self.pos = e;
         Some(Span::new(i, e))
     }
