@@ -73,6 +73,9 @@ pub(crate) struct Msg<'f> {
     /// Key spans of members the rules read (through [`Msg::member`]) that the object holds
     /// more than once, and how many of them were already reported.
     repeated: RefCell<(Vec<Span>, usize)>,
+    /// Key spans of keys equal to a member the rules read only under case folding
+    /// (`"Progress"` when a rule read `progress`), and how many were already reported.
+    case_variants: RefCell<(Vec<Span>, usize)>,
     /// The members of `params` and of `result`, read once on first use: every rule that
     /// reads one of their members looks it up here (a 2 MB tool result was scanned once per
     /// member read, five times per result; session-12 profile of `check`).
@@ -105,6 +108,7 @@ impl<'f> Msg<'f> {
             case_variant: env.case_variant_key(),
             member_case_variant: env.member_case_variant_key(),
             repeated: RefCell::new((Vec::new(), 0)),
+            case_variants: RefCell::new((Vec::new(), 0)),
             params_members: OnceCell::new(),
             result_members: OnceCell::new(),
         }
@@ -130,8 +134,23 @@ impl<'f> Msg<'f> {
     /// whatever the rules make of the first copy (hostile trial: a repeated `params.taskId`
     /// passed the `Mcp-Name` check with the first copy while the backend read the second).
     /// The rules go on with the first copy, so the repeat is the only finding it causes.
+    ///
+    /// A key of the object equal to `key` only under case folding ([`folds_to`]: `"Progress"`
+    /// or `"progreſſ"` when a rule reads `progress`) is noted too, for
+    /// [`Msg::report_repeated`]: a case-insensitive backend (Go's `encoding/json`) would read
+    /// it as the member (session-15 trial: `Level`, `ProgressToken`, `ProtocolVersion` passed).
+    ///
+    /// [`folds_to`]: crate::envelope::folds_to
     pub(crate) fn member(&self, object: Span, key: &str) -> Option<Span> {
-        let spans = |m: &Member<'_>| (m.key == key).then_some((m.key_span, m.value));
+        let spans = |m: &Member<'_>| {
+            if m.key == key {
+                return Some((m.key_span, m.value));
+            }
+            if is_case_variant(&m.key, key) {
+                self.note_case_variant(m.key_span);
+            }
+            None
+        };
         match self.cached_members(object) {
             Some(all) => self.first_noting_repeat(all.iter().filter_map(spans)),
             None => self.first_noting_repeat(members(self.frame, object).filter_map(|m| spans(&m))),
@@ -139,13 +158,28 @@ impl<'f> Msg<'f> {
     }
 
     /// The value of the first of `hits` (key span, value span) of one key, noting the second
-    /// one's key as repeated; the rest are not read.
+    /// one's key as repeated. The rest of `hits` is drained, so that every key of the object
+    /// has passed the case-variant test in [`Msg::member`].
     fn first_noting_repeat(&self, mut hits: impl Iterator<Item = (Span, Span)>) -> Option<Span> {
         let (_, value) = hits.next()?;
         if let Some((again, _)) = hits.next() {
             self.note_repeated(again);
         }
+        hits.for_each(drop);
         Some(value)
+    }
+
+    /// Notes a case-variant key (its raw key span) of a member a rule read, once per span, at
+    /// most [`MAX_REPEATED_NOTES`] per message, and not the one the core already recorded
+    /// ([`Envelope::member_case_variant_key`], reported by the validator itself).
+    pub(crate) fn note_case_variant(&self, key_span: Span) {
+        if Some(key_span) == self.member_case_variant {
+            return;
+        }
+        let mut r = self.case_variants.borrow_mut();
+        if r.0.len() < MAX_REPEATED_NOTES && !r.0.contains(&key_span) {
+            r.0.push(key_span);
+        }
     }
 
     /// Notes a repeated key (its raw key span) that a rule read, once per span and at most
@@ -159,16 +193,22 @@ impl<'f> Msg<'f> {
         }
     }
 
+    /// True when the key span `k` lies inside `params`.
+    fn in_params(&self, k: Span) -> bool {
+        self.params
+            .is_some_and(|p| p.start() < k.start() && k.end() < p.end())
+    }
+
     /// Pushes a violation for each repeated key noted since the last call: inside `params`
     /// the core's `duplicate-params-key` (-32602), elsewhere `duplicate-key` (-32600), at the
-    /// repeated key's opening quote.
+    /// repeated key's opening quote. Then one for each case-variant key noted since the last
+    /// call: inside `params` `case-variant-param` (-32602), elsewhere `case-variant-key`
+    /// (-32600), at the key's opening quote.
     pub(crate) fn report_repeated(&self, out: &mut Vec<Violation>) {
         let mut r = self.repeated.borrow_mut();
         let (spans, done) = &mut *r;
         for k in &spans[*done..] {
-            let in_params = self
-                .params
-                .is_some_and(|p| p.start() < k.start() && k.end() < p.end());
+            let in_params = self.in_params(*k);
             let kind = if in_params {
                 ErrorKind::DuplicateParamsKey
             } else {
@@ -179,6 +219,24 @@ impl<'f> Msg<'f> {
                 k.start().saturating_sub(1),
                 format!(
                     "member {:?} appears more than once (a backend may read either copy)",
+                    String::from_utf8_lossy(k.slice(self.frame))
+                ),
+            ));
+        }
+        *done = spans.len();
+        let mut r = self.case_variants.borrow_mut();
+        let (spans, done) = &mut *r;
+        for k in &spans[*done..] {
+            let (rule, object) = if self.in_params(*k) {
+                (Rule::CaseVariantParam, "params")
+            } else {
+                (Rule::CaseVariantKey, "message")
+            };
+            out.push(Violation::new(
+                rule,
+                k.start().saturating_sub(1),
+                format!(
+                    "key {:?} differs from a {object} member the rules read only in case",
                     String::from_utf8_lossy(k.slice(self.frame))
                 ),
             ));
@@ -231,9 +289,18 @@ impl<'f> Msg<'f> {
         Msg::from_envelope(&env).id_key()
     }
 
-    /// `_meta[key]` value span.
+    /// `_meta[key]` value span. The core rejects a repeated `_meta` key; a key equal to
+    /// `key` only under case folding is noted as in [`Msg::member`].
     pub(crate) fn meta_get(&self, key: &str) -> Option<Span> {
-        get(self.frame, self.meta?, key)
+        let mut found = None;
+        for m in members(self.frame, self.meta?) {
+            if m.key == key {
+                found = found.or(Some(m.value));
+            } else if is_case_variant(&m.key, key) {
+                self.note_case_variant(m.key_span);
+            }
+        }
+        found
     }
 
     /// A member of `params`.
@@ -276,6 +343,16 @@ impl<'f> Msg<'f> {
     pub(crate) fn error_code(&self) -> Option<(i64, Span)> {
         Some((self.env.error_code()?, self.env.error_code_span()?))
     }
+}
+
+/// True when the decoded key `key` equals `name` only under case folding (not exactly).
+/// Each character of `name` folds from at most 3 bytes (U+212A KELVIN SIGN), so the length
+/// test rules out most keys before [`folds_to`](crate::envelope::folds_to).
+pub(crate) fn is_case_variant(key: &str, name: &str) -> bool {
+    key.len() >= name.len()
+        && key.len() <= 3 * name.len()
+        && key != name
+        && crate::envelope::folds_to(key.as_bytes(), name.as_bytes())
 }
 
 /// Most repeated-member findings reported for one message (see [`Msg::note_repeated`]).

@@ -191,7 +191,9 @@ const _: () =
 /// `params` is absent), a member of the wrong JSON type [`Rule::ParamType`] (at its value),
 /// and a checked member written twice (keys compared after unescaping) the core's
 /// `duplicate-params-key` (at the second key's opening quote): a strict backend rejects the
-/// message, a lenient one keeps either copy. All are -32602 (Invalid params).
+/// message, a lenient one keeps either copy. A key equal to a checked member only under case
+/// folding (`"Progress"`, `"progreſſ"`) is `case-variant-param` (at its opening quote). All
+/// are -32602 (Invalid params).
 ///
 /// Under 2026-07-28 the optional members of [`V2026_OPTIONAL`] are type-checked when present
 /// (same rule, same offset; their absence is not judged).
@@ -249,6 +251,14 @@ fn check_members(
     let mut repeated = [false; MAX_REQUIRED];
     let mut see = |member: &crate::envelope::Member<'_>| {
         let Some(i) = wanted.iter().position(|(k, _)| *k == member.key) else {
+            // `"Progress"` beside (or instead of) `progress`: a case-insensitive backend
+            // reads it as the member (session-15 trial).
+            if wanted
+                .iter()
+                .any(|(k, _)| super::msg::is_case_variant(&member.key, k))
+            {
+                m.note_case_variant(member.key_span);
+            }
             return;
         };
         if found[i].is_some() {

@@ -168,7 +168,8 @@ rules! {
         "§2.1 ([B] Requests; [JS] JSONRPCRequest.required)";
     /// A depth-1 key equal to an envelope key only under case folding (`"Method"`, `"ID"`,
     /// `"param\u017f"`), or a key of `result` / `error` equal to an inspected member
-    /// (`resultType`, `_meta`, `code`, `message`, `data`) only under case folding. Every
+    /// (`resultType`, `_meta`, `code`, `message`, `data`) or to a member a rule reads outside
+    /// `params` (`result.protocolVersion` of `initialize`, …) only under case folding. Every
     /// profile: a case-insensitive backend (Go `encoding/json` before go-sdk 1.3.1) reads it as
     /// the envelope key whatever revision the message claims.
     CaseVariantKey => "case-variant-key", INVALID_REQUEST,
@@ -176,8 +177,11 @@ rules! {
     /// A key of `params` equal only under case folding to an inspected member the method's
     /// `params` define: `_meta` (every method), `name` (`tools/call`, `prompts/get`), `uri`
     /// (`resources/read`, `resources/subscribe`, `resources/unsubscribe`,
-    /// `notifications/resources/updated`); e.g. `"Name"` next to `"name"` in `tools/call`.
-    /// A variant of a member the method does not define (`"Name"` in
+    /// `notifications/resources/updated`), `arguments` (`tools/call`, `prompts/get`), and any
+    /// member a rule reads (the required members of `profile::params`: `progress` and
+    /// `progressToken` of `notifications/progress`, `level`, `protocolVersion` of
+    /// `initialize`, …); e.g. `"Name"` next to `"name"` in `tools/call`, `"progreſſ"` in
+    /// `notifications/progress`. A variant of a member the method does not define (`"Name"` in
     /// `notifications/message` or an unknown method) is not flagged. Every profile.
     CaseVariantParam => "case-variant-param", INVALID_PARAMS,
         "DESIGN.md strictness policy; reliability.md §1.2 class 4 (-32602 inside params)";

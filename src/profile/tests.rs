@@ -2867,3 +2867,72 @@ fn implementation_optional_members_in_client_and_server_info() {
         []
     );
 }
+
+/// Session-15 trial: a key equal only under case folding to a params or result member the
+/// rules read (`progress`, `progressToken`, `level`, `protocolVersion`) passed, although a
+/// case-insensitive backend reads it as that member. Exact trial inputs; `case-variant-param`
+/// inside params, `case-variant-key` in a result, at the variant's opening quote, under every
+/// profile that judges the message.
+#[test]
+fn case_variants_of_members_the_rules_read_are_rejected() {
+    use Direction::*;
+    let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":0.5,"total":1,"Progress":2}}"#;
+    let long_s = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":0.5,"progreſſ":2}}"#;
+    let token = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"ProgressToken":2,"progress":0.5}}"#;
+    let level = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","Level":"emergency","data":"x"}}"#;
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","ProtocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    for (frame, variant, dir) in [
+        (progress, r#""Progress""#, ServerToClient),
+        (long_s, r#""progreſſ""#, ServerToClient),
+        (token, r#""ProgressToken""#, ServerToClient),
+        (level, r#""Level""#, ServerToClient),
+        (init, r#""ProtocolVersion""#, ClientToServer),
+    ] {
+        let at = frame.find(variant).unwrap();
+        for profile in [Profile::V2025_06_18, Profile::Legacy, Profile::Auto] {
+            let mut v = Validator::new(profile, dir);
+            let got = judge(&mut v, None, frame.as_bytes());
+            let hits: Vec<_> = got
+                .iter()
+                .filter(|x| matches!(x.rule, Rule::CaseVariantParam | Rule::CaseVariantKey))
+                .map(|x| (x.rule, x.offset))
+                .collect();
+            assert_eq!(hits, [(Rule::CaseVariantParam, at)], "{profile:?} {frame}");
+            // The same frame with the variant's key spelled as an unrelated key passes that
+            // rule (the finding is the variant, not the frame).
+            let plain = frame.replacen(variant, r#""unrelated""#, 1);
+            let mut v = Validator::new(profile, dir);
+            assert!(
+                !judge(&mut v, None, plain.as_bytes())
+                    .iter()
+                    .any(|x| matches!(x.rule, Rule::CaseVariantParam | Rule::CaseVariantKey)),
+                "{profile:?} {plain}"
+            );
+        }
+    }
+    // In an initialize result (read through the session, which tracks the request).
+    let init_ok = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","PROTOCOLVERSION":"2024-11-05","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+    let at = init_ok.find(r#""PROTOCOLVERSION""#).unwrap();
+    for profile in [Profile::V2025_06_18, Profile::Auto] {
+        let mut s = Session::new(profile, 4);
+        let mut out = Vec::new();
+        let plain_init = init.replacen(r#""ProtocolVersion""#, r#""unrelated""#, 1);
+        s.check(
+            ClientToServer,
+            &crate::envelope::parse(plain_init.as_bytes()).unwrap(),
+            &mut out,
+        );
+        assert_eq!(out, [], "{profile:?}");
+        s.check(
+            ServerToClient,
+            &crate::envelope::parse(init_ok.as_bytes()).unwrap(),
+            &mut out,
+        );
+        let hits: Vec<_> = out
+            .iter()
+            .filter(|x| matches!(x.rule, Rule::CaseVariantParam | Rule::CaseVariantKey))
+            .map(|x| (x.rule, x.offset))
+            .collect();
+        assert_eq!(hits, [(Rule::CaseVariantKey, at)], "{profile:?}");
+    }
+}

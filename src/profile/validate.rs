@@ -155,7 +155,7 @@ pub(crate) fn check(
         Shape::Request => {
             check_request(v, m, rev, dir, out);
             params::check(m, rev, out);
-            check_arguments(m, out);
+            check_arguments(m);
         }
         Shape::Notification => {
             check_notification(v, m, rev, dir, out);
@@ -300,14 +300,12 @@ fn params_case_variant(m: &Msg<'_>, names: &[&str]) -> Option<crate::Span> {
 /// passed `check` and the proxy). A key equal to it only under case folding
 /// (`"Arguments"`, `"argumentſ"`) is `case-variant-param`, as for `name`. Its type is not
 /// judged here.
-fn check_arguments(m: &Msg<'_>, out: &mut Vec<Violation>) {
+fn check_arguments(m: &Msg<'_>) {
     if !matches!(m.method.as_deref(), Some("tools/call" | "prompts/get")) {
         return;
     }
+    // The read notes a repeated `arguments` and its case variants (`Msg::member`).
     let _ = m.param("arguments");
-    if let Some(k) = params_case_variant(m, &["arguments"]) {
-        push_case_variant(out, m, Rule::CaseVariantParam, "params", k);
-    }
 }
 
 /// The request a response answers (from the tracker).
