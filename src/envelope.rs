@@ -1638,7 +1638,9 @@ impl<'f> Envelope<'f> {
     /// (without its `float_roundtrip` feature) can be one bit off on long or extreme forms
     /// (measured by a trial: `2.2250738585072011e-308`, `89255.0e-22` and a 54-digit `1.000…`
     /// read differently on the two sides). A policy that compares floats exactly can
-    /// therefore disagree with such a backend; key policies on strings and integers.
+    /// therefore disagree with such a backend; key policies on strings and integers. The
+    /// number `-0` decodes as the float -0.0, as serde_json reads it (simd-json alone gives
+    /// the integer 0).
     ///
     /// # Errors
     /// * [`ErrorKind::DuplicateParamsKey`] (-32602, Invalid params) at the opening quote of
@@ -1708,7 +1710,8 @@ fn first_repeated_key(frame: &[u8], span: Span) -> Option<usize> {
 }
 
 /// Fully decodes the value at `span` of `frame` with simd-json into a DOM borrowing
-/// `scratch` (which receives a copy of the value's bytes).
+/// `scratch` (which receives a copy of the value's bytes; a number `-0` is copied as `-0.0`,
+/// so that it decodes as the float -0.0 as serde_json reads it).
 ///
 /// # Errors
 /// [`ErrorKind::ValueDecode`] at `span.start()` when simd-json rejects the bytes.
@@ -1720,10 +1723,40 @@ pub fn decode_value<'s>(
     let bytes = frame
         .get(span.range())
         .ok_or(Error::new(ErrorKind::ValueDecode, span.start()))?;
-    scratch.clear();
-    scratch.extend_from_slice(bytes);
+    copy_for_decode(bytes, scratch);
     simd_json::to_borrowed_value(scratch)
         .map_err(|_| Error::new(ErrorKind::ValueDecode, span.start()))
+}
+
+/// Copies the validated JSON `bytes` into `scratch` for simd-json, writing each number token
+/// `-0` as `-0.0`: simd-json reads `-0` as the integer 0, serde_json (and JavaScript, Go) as
+/// the float -0.0, and a policy that tests for an integer would disagree with such a backend
+/// (session-15 trial). `-0` followed by a fraction or exponent is a float on both sides
+/// already. Only when some `-0` is followed by a delimiter (not a digit, as in
+/// `"2025-06-18"`) are strings stepped over byte by byte to find the number tokens.
+fn copy_for_decode(bytes: &[u8], scratch: &mut Vec<u8>) {
+    scratch.clear();
+    let ends_number = |i: usize| !matches!(bytes.get(i), Some(b'0'..=b'9' | b'.' | b'e' | b'E'));
+    if !memchr::memmem::find_iter(bytes, b"-0").any(|i| ends_number(i + 2)) {
+        scratch.extend_from_slice(bytes);
+        return;
+    }
+    let (mut i, mut from, mut in_string) = (0, 0, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'-' if !in_string && bytes.get(i + 1) == Some(&b'0') && ends_number(i + 2) => {
+                scratch.extend_from_slice(&bytes[from..i + 2]);
+                scratch.extend_from_slice(b".0");
+                from = i + 2;
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    scratch.extend_from_slice(&bytes[from..]);
 }
 
 /// Skips the (already validated) string starting at `pos` (`"`); returns the offset after

@@ -1128,3 +1128,61 @@ fn escape_dense_strings_at_every_block_offset() {
         (ErrorKind::ControlCharacter, at(&ctl, b"\x01"))
     );
 }
+
+/// Session-15 trial: `params_value` read the number `-0` as the integer 0 where serde_json
+/// reads the float -0.0. Each number form, at depth 1 and nested, decodes as serde_json's
+/// integer reading or as the correctly rounded float (Rust's `f64` parse); strings that
+/// contain `-0` stay as written.
+#[test]
+fn params_value_numbers_read_as_serde_json_does() {
+    use simd_json::prelude::*;
+    for text in [
+        "0",
+        "-0",
+        "1",
+        "-1",
+        "9007199254740993",
+        "18446744073709551615",
+        "-9223372036854775808",
+        "1.5",
+        "-0.0",
+        "-0e0",
+        "-0E+1",
+        "0e0",
+        "2.2250738585072011e-308",
+        "2.4703282292062328e-324",
+        "1.00000000000000011102230246251565404236316680908203125",
+        "89255.0e-22",
+    ] {
+        let frame = format!(
+            r#"{{"jsonrpc":"2.0","method":"m","params":{{"a":{text},"b":[ {text} ,{{"c":{text}}}],"s":"{text}","t":"x\"-0","u":"2025-06-18","v":"-0"}}}}"#
+        );
+        let env = Parser::new().parse(frame.as_bytes()).unwrap();
+        let mut scratch = Vec::new();
+        let v = env.params_value(&mut scratch).unwrap().unwrap();
+        let serde: serde_json::Value = serde_json::from_str(text).unwrap();
+        for got in [
+            v.get("a").unwrap(),
+            v.get("b").unwrap().get_idx(0).unwrap(),
+            v.get("b").unwrap().get_idx(1).unwrap().get("c").unwrap(),
+        ] {
+            if serde.is_f64() {
+                let want = text.parse::<f64>().unwrap();
+                assert_eq!(
+                    got.as_f64().map(f64::to_bits),
+                    Some(want.to_bits()),
+                    "{text}: {got:?}"
+                );
+                assert!(got.is_f64(), "{text} is a float to serde_json: {got:?}");
+            } else {
+                assert!(!got.is_f64(), "{text} is an integer to serde_json: {got:?}");
+                assert_eq!(got.as_i64(), serde.as_i64(), "{text}");
+                assert_eq!(got.as_u64(), serde.as_u64(), "{text}");
+            }
+        }
+        assert_eq!(v.get("s").and_then(|s| s.as_str()), Some(text));
+        assert_eq!(v.get("t").and_then(|s| s.as_str()), Some("x\"-0"));
+        assert_eq!(v.get("u").and_then(|s| s.as_str()), Some("2025-06-18"));
+        assert_eq!(v.get("v").and_then(|s| s.as_str()), Some("-0"));
+    }
+}
