@@ -1655,7 +1655,8 @@ impl<'f> Envelope<'f> {
     ) -> Result<Option<simd_json::BorrowedValue<'s>>, Error> {
         match self.spans.params.get() {
             Some(s) => {
-                if let Some(at) = first_repeated_key(self.frame, s) {
+                if let Some(k) = first_repeated_key(self.frame, s) {
+                    let at = k.start() - 1;
                     return Err(Error::new(ErrorKind::DuplicateParamsKey, at));
                 }
                 decode_value(self.frame, s, scratch).map(Some)
@@ -1665,11 +1666,11 @@ impl<'f> Envelope<'f> {
     }
 }
 
-/// Offset of the opening quote of the first key that repeats an earlier key of the same
-/// object (compared after unescaping), at any depth inside the value at `span` of an already
-/// validated `frame`; `None` when no object in it repeats a key. One pass; a [`KeySet`] (the
-/// walk's own duplicate check) per open object.
-fn first_repeated_key(frame: &[u8], span: Span) -> Option<usize> {
+/// The raw text span (between the quotes) of the first key that repeats an earlier key of
+/// the same object (compared after unescaping), at any depth inside the value at `span` of an
+/// already validated `frame`; `None` when no object in it repeats a key. One pass; a
+/// [`KeySet`] (the walk's own duplicate check) per open object.
+pub(crate) fn first_repeated_key(frame: &[u8], span: Span) -> Option<Span> {
     let mut open: Vec<Option<KeySet<'_>>> = Vec::new();
     let end = span.end().min(frame.len());
     let mut i = span.start();
@@ -1696,7 +1697,7 @@ fn first_repeated_key(frame: &[u8], span: Span) -> Option<usize> {
                         end,
                         escaped,
                     }) {
-                        return Some(i);
+                        return Some(Span::new(start, end));
                     }
                 }
                 i = after;

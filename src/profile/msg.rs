@@ -81,6 +81,8 @@ pub(crate) struct Msg<'f> {
     /// member read, five times per result; session-12 profile of `check`).
     params_members: OnceCell<Vec<Member<'f>>>,
     result_members: OnceCell<Vec<Member<'f>>>,
+    /// The members of `meta`, read once on first use (several rules read `_meta` members).
+    meta_members: OnceCell<Vec<Member<'f>>>,
 }
 
 impl<'f> Msg<'f> {
@@ -111,16 +113,19 @@ impl<'f> Msg<'f> {
             case_variants: RefCell::new((Vec::new(), 0)),
             params_members: OnceCell::new(),
             result_members: OnceCell::new(),
+            meta_members: OnceCell::new(),
         }
     }
 
     /// The members of `object` as written (repeats included), from the cache when `object`
-    /// is `params` or `result`; `None` for any other object (the caller iterates it).
+    /// is `params`, `result` or `meta`; `None` for any other object (the caller iterates it).
     pub(crate) fn cached_members(&self, object: Span) -> Option<&[Member<'f>]> {
         let cell = if Some(object) == self.params {
             &self.params_members
         } else if Some(object) == self.result {
             &self.result_members
+        } else if Some(object) == self.meta {
+            &self.meta_members
         } else {
             return None;
         };
@@ -292,15 +297,7 @@ impl<'f> Msg<'f> {
     /// `_meta[key]` value span. The core rejects a repeated `_meta` key; a key equal to
     /// `key` only under case folding is noted as in [`Msg::member`].
     pub(crate) fn meta_get(&self, key: &str) -> Option<Span> {
-        let mut found = None;
-        for m in members(self.frame, self.meta?) {
-            if m.key == key {
-                found = found.or(Some(m.value));
-            } else if is_case_variant(&m.key, key) {
-                self.note_case_variant(m.key_span);
-            }
-        }
-        found
+        self.member(self.meta?, key)
     }
 
     /// A member of `params`.
@@ -345,13 +342,28 @@ impl<'f> Msg<'f> {
     }
 }
 
-/// True when the decoded key `key` equals `name` only under case folding (not exactly).
-/// Each character of `name` folds from at most 3 bytes (U+212A KELVIN SIGN), so the length
-/// test rules out most keys before [`folds_to`](crate::envelope::folds_to).
+/// True when the decoded key `key` equals `name` (ASCII) only under case folding (not
+/// exactly). Each non-ASCII fold ([`folds_to`]: U+017F, U+212A, U+0130, U+0131) is longer in
+/// UTF-8 than the ASCII letter it folds to, so a variant of `name`'s own length is an ASCII
+/// case variant (one `eq_ignore_ascii_case`), and only a longer key with non-ASCII bytes,
+/// at most 3 bytes per letter of `name`, goes through [`folds_to`]. Most keys are ruled out
+/// by their first byte or their length (`_meta` keys share long prefixes).
+///
+/// [`folds_to`]: crate::envelope::folds_to
+#[inline]
 pub(crate) fn is_case_variant(key: &str, name: &str) -> bool {
-    key.len() >= name.len()
+    let (Some(&k), Some(&n)) = (key.as_bytes().first(), name.as_bytes().first()) else {
+        return false;
+    };
+    if k.is_ascii() && (k | 0x20) != (n | 0x20) {
+        return false;
+    }
+    if key.len() == name.len() {
+        return key.eq_ignore_ascii_case(name) && key != name;
+    }
+    key.len() > name.len()
         && key.len() <= 3 * name.len()
-        && key != name
+        && !key.is_ascii()
         && crate::envelope::folds_to(key.as_bytes(), name.as_bytes())
 }
 

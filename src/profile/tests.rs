@@ -2936,3 +2936,56 @@ fn case_variants_of_members_the_rules_read_are_rejected() {
         assert_eq!(hits, [(Rule::CaseVariantKey, at)], "{profile:?}");
     }
 }
+
+/// A key repeated inside `params.arguments` (any depth) passed `check`: a policy reading the
+/// first `path` and a backend running the last one disagree (open since session 14). It is
+/// `duplicate-params-key` at the repeated key's opening quote; distinct keys, the same key
+/// in two sibling objects, and other methods' free-form params pass.
+#[test]
+fn keys_repeated_inside_arguments_are_rejected() {
+    let dup = Rule::Core(crate::error::ErrorKind::DuplicateParamsKey);
+    let call = |method: &str, args: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{"name":"t","arguments":{args}}}}}"#
+        )
+    };
+    let rules_at = |profile: Profile, frame: &str| -> Vec<(Rule, usize)> {
+        let mut v = Validator::new(profile, Direction::ClientToServer);
+        judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .filter(|x| x.rule == dup)
+            .map(|x| (x.rule, x.offset))
+            .collect()
+    };
+    for method in ["tools/call", "prompts/get"] {
+        for (args, second) in [
+            (r#"{"path":"/ok","path":"/etc/passwd"}"#, r#""path":"/etc"#),
+            (
+                r#"{"path":"/ok","p\u0061th":"/etc/passwd"}"#,
+                r#""p\u0061th""#,
+            ),
+            (r#"{"a":{"b":[{"c":1,"d":2,"c":3}]}}"#, r#""c":3"#),
+            (r#"{"x":1, "y" : 2 , "x" :3}"#, r#""x" :3"#),
+        ] {
+            let f = call(method, args);
+            let at = f.rfind(second).unwrap();
+            for p in [Profile::V2025_06_18, Profile::Legacy, Profile::Auto] {
+                assert_eq!(rules_at(p, &f), [(dup, at)], "{p:?} {f}");
+            }
+        }
+        for args in [
+            r#"{"path":"/ok","Path":"/x"}"#,
+            r#"{"a":{"k":1},"b":{"k":2}}"#,
+            r#"[{"k":1},{"k":1}]"#,
+            r#"{"s":"\"k\":1,\"k\":2"}"#,
+            "{}",
+        ] {
+            let f = call(method, args);
+            assert_eq!(rules_at(Profile::V2025_06_18, &f), [], "{f}");
+        }
+    }
+    // Free-form params of other methods are not inspected here.
+    let other =
+        r#"{"jsonrpc":"2.0","id":1,"method":"x/custom","params":{"arguments":{"k":1,"k":2}}}"#;
+    assert_eq!(rules_at(Profile::V2025_06_18, other), []);
+}

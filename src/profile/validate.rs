@@ -298,14 +298,27 @@ fn params_case_variant(m: &Msg<'_>, names: &[&str]) -> Option<crate::Span> {
 /// reads): a first-wins reader and a last-wins backend would run different arguments
 /// (trial, session 14: `"arguments":{"path":"/ok"},"arguments":{"path":"/etc/passwd"}`
 /// passed `check` and the proxy). A key equal to it only under case folding
-/// (`"Arguments"`, `"argumentſ"`) is `case-variant-param`, as for `name`. Its type is not
+/// (`"Arguments"`, `"argumentſ"`) is `case-variant-param`, as for `name`. Inside an object
+/// `arguments`, a key repeated in any one object at any depth (compared after unescaping)
+/// is `duplicate-params-key` too, at the repeated key's opening quote (first one only), as
+/// [`Envelope::params_value`](crate::Envelope::params_value) rejects it. Its type is not
 /// judged here.
 fn check_arguments(m: &Msg<'_>) {
     if !matches!(m.method.as_deref(), Some("tools/call" | "prompts/get")) {
         return;
     }
     // The read notes a repeated `arguments` and its case variants (`Msg::member`).
-    let _ = m.param("arguments");
+    let Some(args) = m.param("arguments") else {
+        return;
+    };
+    // A key repeated inside the arguments, at any depth: a policy that reads the first
+    // `path` and a backend that runs with the last one disagree
+    // (`"arguments":{"path":"/ok","path":"/etc/passwd"}`; noted in sessions 14 and 15).
+    if m.kind_at(args) == Some(Kind::Object)
+        && let Some(k) = crate::envelope::first_repeated_key(m.frame, args)
+    {
+        m.note_repeated(k);
+    }
 }
 
 /// The request a response answers (from the tracker).
