@@ -1733,7 +1733,7 @@ pub fn decode_value<'s>(
 /// `-0` as `-0.0`: simd-json reads `-0` as the integer 0, serde_json (and JavaScript, Go) as
 /// the float -0.0, and a policy that tests for an integer would disagree with such a backend
 /// (session-15 trial). `-0` followed by a fraction or exponent is a float on both sides
-/// already. Only when some `-0` is followed by a delimiter (not a digit, as in
+/// already, and `-0` after `e`/`E` is an exponent (`1e-0`), left as it is. Only when some `-0` is followed by a delimiter (not a digit, as in
 /// `"2025-06-18"`) are strings stepped over byte by byte to find the number tokens.
 fn copy_for_decode(bytes: &[u8], scratch: &mut Vec<u8>) {
     scratch.clear();
@@ -1747,7 +1747,12 @@ fn copy_for_decode(bytes: &[u8], scratch: &mut Vec<u8>) {
         match bytes[i] {
             b'\\' if in_string => i += 1,
             b'"' => in_string = !in_string,
-            b'-' if !in_string && bytes.get(i + 1) == Some(&b'0') && ends_number(i + 2) => {
+            // Not the sign of an exponent (`1e-0`: hostile re-trial, session 16).
+            b'-' if !in_string
+                && bytes.get(i + 1) == Some(&b'0')
+                && ends_number(i + 2)
+                && !matches!(i.checked_sub(1).map(|j| bytes[j]), Some(b'e' | b'E')) =>
+            {
                 scratch.extend_from_slice(&bytes[from..i + 2]);
                 scratch.extend_from_slice(b".0");
                 from = i + 2;

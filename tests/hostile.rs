@@ -1153,6 +1153,12 @@ fn params_value_numbers_read_as_serde_json_does() {
         "2.4703282292062328e-324",
         "1.00000000000000011102230246251565404236316680908203125",
         "89255.0e-22",
+        // An exponent `-0` is no number `-0` (re-trial, session 16: `1e-0` failed to decode).
+        "1e-0",
+        "1E-0",
+        "-0e-0",
+        "1.5e-0",
+        "0.0e-0",
     ] {
         let frame = format!(
             r#"{{"jsonrpc":"2.0","method":"m","params":{{"a":{text},"b":[ {text} ,{{"c":{text}}}],"s":"{text}","t":"x\"-0","u":"2025-06-18","v":"-0"}}}}"#

@@ -25,7 +25,7 @@ CASES = {
         (req(b'"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}'), "duplicate `_meta` key", "invalid -32600 duplicate-meta-key"),
         (req(b'"method":"tools/list","params":{"_meta":{},"_meta":{"a":1}}}'), "duplicate `params._meta` member", "invalid (duplicate inspected member)"),
         (req(b'"method":"tools/call","params":{"name":"greet","name":"secretTool"}}'), "duplicate `params.name` (authorisation key; Docker mcp-gateway / Teleport class)", "invalid (duplicate inspected params member, -32602 per reliability 1.2.1)"),
-        (req(b'"method":"tools/call","params":{"name":"x","arguments":{"a":1,"a":2}}}'), "duplicate key deep in an unread subtree (`params.arguments`)", "JSON-valid; no duplicate tracking required in unread subtrees"),
+        (req(b'"method":"tools/call","params":{"name":"x","arguments":{"a":1,"a":2}}}'), "duplicate key inside `params.arguments` (not read by the core walk)", "JSON-valid to the core; the profile rejects it: -32602 duplicate-params-key (a policy reading the first `a` and a backend running the last disagree)"),
     ],
     "escaped-keys.jsonl": [
         (req(b'"method":"tools/list","\\u006d\\u0065thod":"tools/call"}'), "`method` then escaped `\\u006d\\u0065thod` (decodes to `method`): duplicate after unescaping", "invalid -32600 duplicate-key"),

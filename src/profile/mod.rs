@@ -584,6 +584,15 @@ impl Session {
     pub fn settle_rejected_response(&mut self, dir: Direction, raw_id: &str) -> bool {
         self.settle(dir, raw_id)
     }
+    /// True when a request that flowed in `dir` with id `raw_id` (the id's exact JSON text,
+    /// as for [`settle_rejected_response`](Self::settle_rejected_response)) is in flight.
+    /// A gateway answering a rejected frame that reuses such an id must not echo it: the
+    /// sender would take the error as the earlier request's answer (see
+    /// [`Tracked::DuplicateRequest`] for the same case in a well-formed request).
+    pub fn request_in_flight(&self, dir: Direction, raw_id: &str) -> bool {
+        msg::Msg::token_id_key(raw_id.as_bytes())
+            .is_some_and(|key| self.tracker.is_in_flight(dir, &key))
+    }
     /// A request that flowed in `dir` (id `raw_id`, as for
     /// [`settle_rejected_response`](Self::settle_rejected_response)) is answered by the caller
     /// (a gateway that rejected it and sent its own error reply), not by the peer: it is no
@@ -625,7 +634,8 @@ impl Session {
     /// | [`Tracked::Batch`] | per element as above, the sender's error replies in one JSON array |
     ///
     /// A frame that [`parse`](crate::parse) rejected has no outcome: [`error_reply_for_frame`]
-    /// to the sender, or, when [`crate::recover_id`] reads an id but
+    /// to the sender ([`error_reply`]`(None, …)`, without the id, when
+    /// [`Session::request_in_flight`] is true for it), or, when [`crate::recover_id`] reads an id but
     /// [`crate::recover_request_id`] does not, [`replacement_reply`] if
     /// [`Session::settle_rejected_response`] is true. `mcpwire proxy` follows this table.
     pub fn check(

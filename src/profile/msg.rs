@@ -147,11 +147,22 @@ impl<'f> Msg<'f> {
     ///
     /// [`folds_to`]: crate::envelope::folds_to
     pub(crate) fn member(&self, object: Span, key: &str) -> Option<Span> {
+        self.member_noting(object, key, true)
+    }
+
+    /// [`Msg::member`] without the case-variant note, for a read that only guesses what the
+    /// message is (an untracked result's `protocolVersion` hints at the stream's revision;
+    /// a `"ProtocolVersion"` in a `tools/call` result shadows nothing: re-trial, session 16).
+    pub(crate) fn member_quietly(&self, object: Span, key: &str) -> Option<Span> {
+        self.member_noting(object, key, false)
+    }
+
+    fn member_noting(&self, object: Span, key: &str, note_variants: bool) -> Option<Span> {
         let spans = |m: &Member<'_>| {
             if m.key == key {
                 return Some((m.key_span, m.value));
             }
-            if is_case_variant(&m.key, key) {
+            if note_variants && is_case_variant(&m.key, key) {
                 self.note_case_variant(m.key_span);
             }
             None
@@ -174,13 +185,10 @@ impl<'f> Msg<'f> {
         Some(value)
     }
 
-    /// Notes a case-variant key (its raw key span) of a member a rule read, once per span, at
-    /// most [`MAX_REPEATED_NOTES`] per message, and not the one the core already recorded
-    /// ([`Envelope::member_case_variant_key`], reported by the validator itself).
+    /// Notes a case-variant key (its raw key span) of a member a rule read, once per span
+    /// (several reads may meet one key: re-trial, session 16, `"Name"` was reported twice)
+    /// and at most [`MAX_REPEATED_NOTES`] per message.
     pub(crate) fn note_case_variant(&self, key_span: Span) {
-        if Some(key_span) == self.member_case_variant {
-            return;
-        }
         let mut r = self.case_variants.borrow_mut();
         if r.0.len() < MAX_REPEATED_NOTES && !r.0.contains(&key_span) {
             r.0.push(key_span);
@@ -232,16 +240,16 @@ impl<'f> Msg<'f> {
         let mut r = self.case_variants.borrow_mut();
         let (spans, done) = &mut *r;
         for k in &spans[*done..] {
-            let (rule, object) = if self.in_params(*k) {
-                (Rule::CaseVariantParam, "params")
+            let rule = if self.in_params(*k) {
+                Rule::CaseVariantParam
             } else {
-                (Rule::CaseVariantKey, "message")
+                Rule::CaseVariantKey
             };
             out.push(Violation::new(
                 rule,
                 k.start().saturating_sub(1),
                 format!(
-                    "key {:?} differs from a {object} member the rules read only in case",
+                    "key {:?} differs from an inspected member only in case",
                     String::from_utf8_lossy(k.slice(self.frame))
                 ),
             ));

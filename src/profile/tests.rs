@@ -2989,3 +2989,79 @@ fn keys_repeated_inside_arguments_are_rejected() {
         r#"{"jsonrpc":"2.0","id":1,"method":"x/custom","params":{"arguments":{"k":1,"k":2}}}"#;
     assert_eq!(rules_at(Profile::V2025_06_18, other), []);
 }
+
+/// Re-trial of session 16's case-variant notes: one key is one finding however many reads
+/// meet it (`"Name"` was reported twice in `tools/call`), a result's `protocolVersion` read
+/// only to guess the revision flags nothing (`"ProtocolVersion"` in a `tools/call` result
+/// was `case-variant-key` under `auto`), and variants of the `_meta` keys MCP defines are
+/// flagged once (`"ProgressToken"` passed; `"io.modelcontextprotocol/ProtocolVersion"` got
+/// a second, reserved-prefix finding). Exact re-trial inputs.
+#[test]
+fn case_variant_notes_are_one_per_key_and_only_for_members_read_as_such() {
+    use Direction::*;
+    let variants = |profile, dir, frame: &str| -> Vec<(Rule, usize)> {
+        let mut v = Validator::new(profile, dir);
+        judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .filter(|x| {
+                matches!(
+                    x.rule,
+                    Rule::CaseVariantParam
+                        | Rule::CaseVariantKey
+                        | Rule::ReservedMetaKey
+                        | Rule::MetaKeyGrammar
+                )
+            })
+            .map(|x| (x.rule, x.offset))
+            .collect()
+    };
+    let cvp = Rule::CaseVariantParam;
+    for frame in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","Uri":"u","Name":"evil"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"a","Name":"x","Uri":"evil"}}"#,
+    ] {
+        let at = frame.rfind("\"Name\"").max(frame.rfind("\"Uri\"")).unwrap();
+        for p in [Profile::V2026_07_28, Profile::Legacy, Profile::Auto] {
+            assert_eq!(
+                variants(p, ClientToServer, frame),
+                [(cvp, at)],
+                "{p:?} {frame}"
+            );
+        }
+    }
+    let result = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[],"structuredContent":{},"ProtocolVersion":"1.2"}}"#;
+    for p in [Profile::Auto, Profile::Legacy, Profile::V2025_06_18] {
+        assert_eq!(variants(p, ServerToClient, result), [], "{p:?}");
+    }
+    for (frame, key) in [
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","_meta":{"progressToken":"p","ProgressToken":{}}}}"#,
+            r#""ProgressToken""#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","_meta":{"TraceParent":"x"}}}"#,
+            r#""TraceParent""#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/ProtocolVersion":"2026-07-28"}}}"#,
+            r#""io.modelcontextprotocol/ProtocolVersion""#,
+        ),
+    ] {
+        let at = frame.find(key).unwrap();
+        for p in [
+            Profile::V2026_07_28,
+            Profile::V2025_06_18,
+            Profile::Legacy,
+            Profile::Auto,
+        ] {
+            assert_eq!(
+                variants(p, ClientToServer, frame),
+                [(cvp, at)],
+                "{p:?} {frame}"
+            );
+        }
+    }
+    // The exact keys stay quiet.
+    let exact = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","_meta":{"progressToken":"p","traceparent":"x"}}}"#;
+    assert_eq!(variants(Profile::V2025_06_18, ClientToServer, exact), []);
+}

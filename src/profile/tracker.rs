@@ -267,6 +267,15 @@ impl Tracker {
             Direction::Unknown => 0,
         }
     }
+    /// True when the sender on `dir`'s side has a request with the tracker key `key` in
+    /// flight (cancelled ones included: their id is not free until answered or forgotten).
+    pub(crate) fn is_in_flight(&self, dir: Direction, key: &str) -> bool {
+        match dir {
+            Direction::ClientToServer => self.client.map.contains_key(key),
+            Direction::ServerToClient => self.server.map.contains_key(key),
+            Direction::Unknown => false,
+        }
+    }
     /// How many in-flight entries were evicted because the table was full.
     pub fn evicted(&self) -> u64 {
         self.evicted

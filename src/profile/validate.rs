@@ -138,16 +138,15 @@ pub(crate) fn check(
     if let Some(k) = m.member_case_variant {
         let inside =
             |o: Option<crate::Span>| o.is_some_and(|o| o.start() < k.start() && k.end() < o.end());
+        // Noted, not pushed: a rule's own read of the member may meet the same key, and
+        // one key is one finding (reported with the other notes, `Msg::report_repeated`).
         let found = if inside(m.params) {
             params_case_variant(m, &["name", "uri", "_meta"])
-                .map(|k| (Rule::CaseVariantParam, "params", k))
-        } else if inside(m.result) {
-            Some((Rule::CaseVariantKey, "result", k))
         } else {
-            Some((Rule::CaseVariantKey, "error", k))
+            Some(k)
         };
-        if let Some((rule, object, k)) = found {
-            push_case_variant(out, m, rule, object, k);
+        if let Some(k) = found {
+            m.note_case_variant(k);
         }
     }
 
@@ -225,25 +224,6 @@ pub(crate) fn check(
         Some(r) => Tracked::Answered { method: r.method },
         None => outcome,
     }
-}
-
-/// Pushes the case-variant finding `rule` for the key at `k` in `object`.
-fn push_case_variant(
-    out: &mut Vec<Violation>,
-    m: &Msg<'_>,
-    rule: Rule,
-    object: &str,
-    k: crate::Span,
-) {
-    push(
-        out,
-        rule,
-        k.start().saturating_sub(1),
-        format!(
-            "key {:?} differs from an inspected {object} member only in case",
-            String::from_utf8_lossy(k.slice(m.frame))
-        ),
-    );
 }
 
 /// True when `method`'s `params` define the inspected member `name` (`name`, `uri`, `_meta`
@@ -518,8 +498,10 @@ fn effective_revision(
                     if v.era == Era::Undecided {
                         v.era = Era::Modern;
                     }
-                } else if let Some(pv) =
-                    m.result_member("protocolVersion").and_then(|s| m.str_at(s))
+                } else if let Some(pv) = m
+                    .result
+                    .and_then(|r| m.member_quietly(r, "protocolVersion"))
+                    .and_then(|s| m.str_at(s))
                 {
                     v.era = Era::Legacy(Revision::from_version(&pv).filter(|r| !r.is_modern()));
                 }
@@ -1007,6 +989,10 @@ fn check_error(m: &Msg<'_>, rev: Option<Revision>, dir: Direction, out: &mut Vec
     );
 }
 
+/// The unprefixed `_meta` keys the rules read (`progressToken` in every revision, the W3C
+/// trace context keys in 2026-07-28).
+const META_KEYS_READ: &[&str] = &["progressToken", "traceparent", "tracestate", "baggage"];
+
 fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>) {
     let Some(meta_span) = m.meta else { return };
     let strict = rev == Some(Revision::V2026_07_28);
@@ -1095,7 +1081,21 @@ fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>)
                 }
                 continue;
             }
-            _ => {}
+            _ => {
+                // A variant of a key MCP defines for `_meta` (`"ProgressToken"`,
+                // `"io.modelcontextprotocol/ProtocolVersion"`), under every revision: a
+                // case-insensitive backend reads it as that key (re-trial, session 16). One
+                // finding: not also a grammar or reserved-prefix one.
+                if META_KEYS_READ
+                    .iter()
+                    .chain(meta::KNOWN_2026)
+                    .chain(meta::KNOWN_2025_11_25)
+                    .any(|k| msg::is_case_variant(key, k))
+                {
+                    m.note_case_variant(mem.key_span);
+                    continue;
+                }
+            }
         }
         let Some(r) = rev.filter(|r| meta::has_grammar(*r)) else {
             continue;

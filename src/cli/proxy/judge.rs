@@ -700,7 +700,8 @@ impl Answer {
 ///
 /// * meant as a request (it has a `method` member): the error reply to its sender, from a
 ///   client always, from a server when it has an id (hostile trial: a server request with
-///   bad `params` was dropped, and the server waited forever);
+///   bad `params` was dropped, and the server waited forever); without the id when the
+///   sender has a request with that id in flight;
 /// * otherwise, when its id answers a request in flight (it was meant as that response):
 ///   the -32603 replacement to its receiver, in both directions (hostile trial: a client's
 ///   malformed response left the server's request waiting);
@@ -719,6 +720,12 @@ fn answer_invalid(
 ) -> Answer {
     let from_client = dir == Direction::ClientToServer;
     if request_like && (from_client || id.is_some()) {
+        // An id its sender still has in flight names that earlier request: echoed, the
+        // error would be taken as that request's answer, and the real answer later as an
+        // unknown id (as for a well-formed request reusing it, `Tracked::DuplicateRequest`).
+        if id.is_some_and(|id| session.request_in_flight(dir, id)) {
+            return Answer::Sender(error_reply(None, v).for_revision(session.revision(dir)));
+        }
         return Answer::Sender(reply());
     }
     if !request_like
@@ -913,6 +920,45 @@ mod tests {
             cut(&mut j, &mut s, s2c, br#"{"jsonrpc":"2.0","#),
             Action::Drop
         );
+    }
+
+    /// Open since session 14: a frame rejected by the parser (a repeated envelope key) that
+    /// reuses the id of its sender's request in flight was answered with that id, so the
+    /// sender took the error as the earlier request's answer and the real answer, later, as
+    /// an unknown id. The reply now carries no id (`"id":null` under a legacy revision), as
+    /// for a well-formed request reusing the id; once the earlier request is answered, the id
+    /// is echoed again. Same for a request-like message that parses but is invalid.
+    #[test]
+    fn rejected_frame_reusing_an_id_in_flight_is_answered_without_it() {
+        let log = quiet_log();
+        let mut j = Judge::new(Profile::V2025_06_18, 16, log, false);
+        let mut s = j.new_session();
+        let c2s = Direction::ClientToServer;
+        let s2c = Direction::ServerToClient;
+        let body = |a: Action| match a {
+            Action::Reply { body, .. } => String::from_utf8(body).unwrap(),
+            a => panic!("not a reply: {a:?}"),
+        };
+        let ping = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        assert_eq!(judge_bytes(&mut j, &mut s, c2s, ping), Action::Forward);
+        for bad in [
+            &br#"{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}"#[..],
+            br#"{"jsonrpc":"2.0","id":1,"method":5}"#,
+        ] {
+            let r = body(judge_bytes(&mut j, &mut s, c2s, bad));
+            assert!(r.contains(r#""id":null"#), "{r}");
+            // Another id is still echoed.
+            let other = String::from_utf8_lossy(bad).replace(r#""id":1"#, r#""id":2"#);
+            let r = body(judge_bytes(&mut j, &mut s, c2s, other.as_bytes()));
+            assert!(r.contains(r#""id":2"#), "{r}");
+        }
+        // The earlier request is still in flight: its real answer is forwarded.
+        let pong = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+        assert_eq!(judge_bytes(&mut j, &mut s, s2c, pong), Action::Forward);
+        // Now free (2025-06-18 forbids reuse, but the echo is about matching): echoed.
+        let bad = br#"{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}"#;
+        let r = body(judge_bytes(&mut j, &mut s, c2s, bad));
+        assert!(r.contains(r#""id":1"#), "{r}");
     }
 
     /// Each element of a batch is counted by its method, as a single message is.
