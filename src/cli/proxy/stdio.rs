@@ -10,10 +10,8 @@
 //! still be reading.
 //!
 //! Tasks: one reader per direction and one writer per output (the server's stdin, our
-//! stdout), connected by bounded queues, so a slow reader on one side never blocks the
-//! other direction. Each queue holds at most [`CHANNEL`] messages and [`QUEUE_BYTES`] bytes:
-//! when the receiving side reads slowly, the readers feeding it stop reading, and the proxy
-//! holds about 16 MiB plus one frame per direction, not 256 frames of up to 4 MiB each.
+//! stdout), connected by bounded channels, so a slow reader on one side never blocks the
+//! other direction.
 //!
 //! Shutdown (spec digest §7.1): when the client closes our stdin, or on SIGTERM / SIGINT
 //! (Ctrl-C off Unix; SDK clients signal the whole process group, so the server may have got it
@@ -34,18 +32,15 @@ use mcpwire::profile::{Direction, Session};
 use mcpwire::{Limits, Parser};
 use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio_util::codec::Decoder;
 
 use super::judge::{Action, Judge};
 use super::log::Log;
 use super::{CommonProxyArgs, Signals};
 
-/// Capacity of the queue in front of each writer, in messages.
+/// Capacity of the channel in front of each writer, in messages.
 const CHANNEL: usize = 256;
-/// Capacity of the queue in front of each writer, in bytes (a message longer than this waits
-/// for the queue to empty, then goes alone).
-const QUEUE_BYTES: usize = 16 << 20;
 /// Read buffer growth step, bytes.
 const READ_CHUNK: usize = 64 * 1024;
 
@@ -74,54 +69,6 @@ enum Out {
     Line(Vec<u8>),
     /// The sender's side closed: flush and close this output.
     Close,
-}
-
-impl Out {
-    /// Bytes this item writes.
-    fn len(&self) -> usize {
-        match self {
-            Out::Frame(b, term) => b.len() + term.len(),
-            Out::Raw(b) => b.len(),
-            Out::Line(b) => b.len() + 1,
-            Out::Close => 0,
-        }
-    }
-}
-
-/// The sending end of the queue in front of one writer: at most [`CHANNEL`] items and
-/// [`QUEUE_BYTES`] bytes (each item holds a permit per byte until it is written).
-#[derive(Clone)]
-struct Queue {
-    tx: mpsc::Sender<(Out, Option<OwnedSemaphorePermit>)>,
-    bytes: Arc<Semaphore>,
-}
-
-/// The receiving end: items with the byte permits they hold.
-type QueueRx = mpsc::Receiver<(Out, Option<OwnedSemaphorePermit>)>;
-
-/// A queue in front of one writer.
-fn queue() -> (Queue, QueueRx) {
-    let (tx, rx) = mpsc::channel(CHANNEL);
-    let bytes = Arc::new(Semaphore::new(QUEUE_BYTES));
-    (Queue { tx, bytes }, rx)
-}
-
-impl Queue {
-    /// Waits for room (items and bytes), then queues `out`; `Err` when the writer is gone.
-    async fn send(&self, out: Out) -> Result<(), ()> {
-        // `QUEUE_BYTES` fits a `u32`.
-        let n = out.len().min(QUEUE_BYTES) as u32;
-        let permit = match n {
-            0 => None,
-            n => Some(
-                Arc::clone(&self.bytes)
-                    .acquire_many_owned(n)
-                    .await
-                    .map_err(drop)?,
-            ),
-        };
-        self.tx.send((out, permit)).await.map_err(drop)
-    }
 }
 
 /// Runs the stdio proxy; returns the server's exit status.
@@ -199,8 +146,8 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         ..Limits::DEFAULT
     });
 
-    let (srv_tx, srv_rx) = queue();
-    let (cli_tx, cli_rx) = queue();
+    let (srv_tx, srv_rx) = mpsc::channel::<Out>(CHANNEL);
+    let (cli_tx, cli_rx) = mpsc::channel::<Out>(CHANNEL);
     let server_writer = tokio::spawn(write_loop(child_in, srv_rx));
     let client_writer = tokio::spawn(write_loop(tokio::io::stdout(), cli_rx));
     let mut c2s = tokio::spawn(pump(
@@ -398,8 +345,8 @@ async fn pump<R: AsyncRead + Unpin>(
     mut reader: R,
     mut codec: NdjsonCodec,
     judge: Arc<Mutex<Shared>>,
-    forward: Queue,
-    back: Queue,
+    forward: mpsc::Sender<Out>,
+    back: mpsc::Sender<Out>,
     monitor: bool,
 ) {
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
@@ -488,16 +435,14 @@ async fn pump<R: AsyncRead + Unpin>(
     let _ = forward.send(Out::Close).await;
 }
 
-/// Writes what arrives on `rx` to `w`, flushing whenever the queue is momentarily empty. An
-/// item's byte permits are released once it is written (into the buffer of at most
-/// [`READ_CHUNK`] bytes, or through to `w`).
-async fn write_loop<W: AsyncWrite + Unpin>(w: W, mut rx: QueueRx) -> io::Result<()> {
+/// Writes what arrives on `rx` to `w`, flushing whenever the channel is momentarily empty.
+async fn write_loop<W: AsyncWrite + Unpin>(w: W, mut rx: mpsc::Receiver<Out>) -> io::Result<()> {
     let mut w = BufWriter::with_capacity(READ_CHUNK, w);
-    while let Some((first, _permit)) = rx.recv().await {
+    while let Some(first) = rx.recv().await {
         let mut close = put(&mut w, first).await?;
         while !close {
             match rx.try_recv() {
-                Ok((m, _permit)) => close = put(&mut w, m).await?,
+                Ok(m) => close = put(&mut w, m).await?,
                 Err(_) => break,
             }
         }
@@ -527,107 +472,4 @@ async fn put<W: AsyncWrite + Unpin>(w: &mut BufWriter<W>, m: Out) -> io::Result<
         Out::Close => return Ok(true),
     }
     Ok(false)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::pin::Pin;
-    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-    use std::task::{Context, Poll};
-    use tokio::io::ReadBuf;
-
-    /// An endless source of one valid NDJSON line, repeated; counts the bytes read from it.
-    struct Repeat {
-        line: Vec<u8>,
-        at: usize,
-        read: Arc<AtomicUsize>,
-    }
-
-    impl AsyncRead for Repeat {
-        fn poll_read(
-            mut self: Pin<&mut Self>,
-            _: &mut Context<'_>,
-            buf: &mut ReadBuf<'_>,
-        ) -> Poll<io::Result<()>> {
-            let this = &mut *self;
-            let n = buf.remaining().min(this.line.len() - this.at);
-            buf.put_slice(&this.line[this.at..this.at + n]);
-            this.at = (this.at + n) % this.line.len();
-            this.read.fetch_add(n, Relaxed);
-            Poll::Ready(Ok(()))
-        }
-    }
-
-    /// Open since session 9: a receiver that stops reading let the proxy queue 256 frames
-    /// per direction (up to 1 GiB at the 4 MiB frame limit). A sender writing 1 MiB lines
-    /// to a receiver that reads nothing is now held back once [`QUEUE_BYTES`] are queued: the
-    /// reader stops at the queue's bytes plus a few frames in flight (one being written, one
-    /// waiting for room, the read buffer), far below 256 frames.
-    #[test]
-    fn a_receiver_that_stops_reading_holds_the_sender_back_by_bytes() {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            let data = "x".repeat(1 << 20);
-            let line = format!(
-                r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","data":"{data}"}}}}"#
-            ) + "\n";
-            let line_len = line.len();
-            let read = Arc::new(AtomicUsize::new(0));
-            let src = Repeat {
-                line: line.into_bytes(),
-                at: 0,
-                read: Arc::clone(&read),
-            };
-            // Nobody reads `_far_end`: the writer blocks once its pipe and buffer are full.
-            let (stalled, _far_end) = tokio::io::duplex(1024);
-            let (forward, forward_rx) = queue();
-            let (back, _back_rx) = queue();
-            let room = Arc::clone(&forward.bytes);
-            let writer = tokio::spawn(write_loop(stalled, forward_rx));
-            let log = Log::open(Some(std::path::Path::new("/dev/null"))).unwrap();
-            let max = 4 << 20;
-            let judge =
-                Judge::new(mcpwire::profile::Profile::Auto, 16, log, false).max_frame_len(max);
-            let shared = Arc::new(Mutex::new(Shared {
-                session: judge.new_session(),
-                judge,
-            }));
-            let parser = Parser::with_limits(Limits {
-                max_frame_len: max,
-                ..Limits::DEFAULT
-            });
-            let reader = tokio::spawn(pump(
-                Direction::ServerToClient,
-                src,
-                NdjsonCodec::with_parser(max, parser),
-                shared,
-                forward,
-                back,
-                false,
-            ));
-            // Until the queue is full (each step gives the reader the thread).
-            let mut waited = 0;
-            while room.available_permits() >= line_len {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-                waited += 1;
-                assert!(waited < 6000, "the queue never filled");
-            }
-            // Time to read more, if anything still let it.
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            let held = read.load(Relaxed);
-            let bound = QUEUE_BYTES + 3 * line_len + 2 * READ_CHUNK;
-            assert!(
-                held <= bound,
-                "read {held} bytes with the receiver stalled (bound {bound})"
-            );
-            assert!(held >= QUEUE_BYTES, "read only {held} bytes");
-            assert!(!reader.is_finished() && !writer.is_finished());
-            reader.abort();
-            writer.abort();
-        });
-    }
 }
