@@ -1738,19 +1738,12 @@ fn batches_after_a_2025_06_18_handshake_and_initialize_in_a_batch() {
 fn required_params_per_method_and_revision() {
     use Direction::*;
     fn rules_of(profile: Profile, dir: Direction, frame: &str) -> Vec<(Rule, usize)> {
-        let mut v = Validator::new(profile, dir);
-        judge(&mut v, None, frame.as_bytes())
-            .iter()
-            .filter(|x| {
-                matches!(
-                    x.rule,
-                    Rule::MissingParam
-                        | Rule::ParamType
-                        | Rule::Core(crate::error::ErrorKind::DuplicateParamsKey)
-                )
-            })
-            .map(|x| (x.rule, x.offset))
-            .collect()
+        let keep = [
+            Rule::MissingParam,
+            Rule::ParamType,
+            Rule::Core(crate::error::ErrorKind::DuplicateParamsKey),
+        ];
+        findings_of(profile, dir, frame, &keep)
     }
     let legacy = |method: &str, params: &str| {
         format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{params}}}}}"#)
@@ -2868,6 +2861,25 @@ fn implementation_optional_members_in_client_and_server_info() {
     );
 }
 
+/// The findings (rule, offset) of a fresh validator on `frame` whose rule is in `keep`, in
+/// order.
+fn findings_of(profile: Profile, dir: Direction, frame: &str, keep: &[Rule]) -> Vec<(Rule, usize)> {
+    let mut v = Validator::new(profile, dir);
+    judge(&mut v, None, frame.as_bytes())
+        .iter()
+        .filter(|x| keep.contains(&x.rule))
+        .map(|x| (x.rule, x.offset))
+        .collect()
+}
+
+/// The case-variant findings of `out` (rule, offset), in order.
+fn case_variants(out: &[Violation]) -> Vec<(Rule, usize)> {
+    out.iter()
+        .filter(|x| matches!(x.rule, Rule::CaseVariantParam | Rule::CaseVariantKey))
+        .map(|x| (x.rule, x.offset))
+        .collect()
+}
+
 /// Session-15 trial: a key equal only under case folding to a params or result member the
 /// rules read (`progress`, `progressToken`, `level`, `protocolVersion`) passed, although a
 /// case-insensitive backend reads it as that member. Exact trial inputs; `case-variant-param`
@@ -2892,12 +2904,11 @@ fn case_variants_of_members_the_rules_read_are_rejected() {
         for profile in [Profile::V2025_06_18, Profile::Legacy, Profile::Auto] {
             let mut v = Validator::new(profile, dir);
             let got = judge(&mut v, None, frame.as_bytes());
-            let hits: Vec<_> = got
-                .iter()
-                .filter(|x| matches!(x.rule, Rule::CaseVariantParam | Rule::CaseVariantKey))
-                .map(|x| (x.rule, x.offset))
-                .collect();
-            assert_eq!(hits, [(Rule::CaseVariantParam, at)], "{profile:?} {frame}");
+            assert_eq!(
+                case_variants(&got),
+                [(Rule::CaseVariantParam, at)],
+                "{profile:?} {frame}"
+            );
             // The same frame with the variant's key spelled as an unrelated key passes that
             // rule (the finding is the variant, not the frame).
             let plain = frame.replacen(variant, r#""unrelated""#, 1);
@@ -2928,12 +2939,11 @@ fn case_variants_of_members_the_rules_read_are_rejected() {
             &crate::envelope::parse(init_ok.as_bytes()).unwrap(),
             &mut out,
         );
-        let hits: Vec<_> = out
-            .iter()
-            .filter(|x| matches!(x.rule, Rule::CaseVariantParam | Rule::CaseVariantKey))
-            .map(|x| (x.rule, x.offset))
-            .collect();
-        assert_eq!(hits, [(Rule::CaseVariantKey, at)], "{profile:?}");
+        assert_eq!(
+            case_variants(&out),
+            [(Rule::CaseVariantKey, at)],
+            "{profile:?}"
+        );
     }
 }
 
@@ -2999,21 +3009,14 @@ fn keys_repeated_inside_arguments_are_rejected() {
 #[test]
 fn case_variant_notes_are_one_per_key_and_only_for_members_read_as_such() {
     use Direction::*;
-    let variants = |profile, dir, frame: &str| -> Vec<(Rule, usize)> {
-        let mut v = Validator::new(profile, dir);
-        judge(&mut v, None, frame.as_bytes())
-            .iter()
-            .filter(|x| {
-                matches!(
-                    x.rule,
-                    Rule::CaseVariantParam
-                        | Rule::CaseVariantKey
-                        | Rule::ReservedMetaKey
-                        | Rule::MetaKeyGrammar
-                )
-            })
-            .map(|x| (x.rule, x.offset))
-            .collect()
+    let variants = |profile, dir, frame: &str| {
+        let keep = [
+            Rule::CaseVariantParam,
+            Rule::CaseVariantKey,
+            Rule::ReservedMetaKey,
+            Rule::MetaKeyGrammar,
+        ];
+        findings_of(profile, dir, frame, &keep)
     };
     let cvp = Rule::CaseVariantParam;
     for frame in [
