@@ -2976,6 +2976,8 @@ fn keys_repeated_inside_arguments_are_rejected() {
             ),
             (r#"{"a":{"b":[{"c":1,"d":2,"c":3}]}}"#, r#""c":3"#),
             (r#"{"x":1, "y" : 2 , "x" :3}"#, r#""x" :3"#),
+            // An array `arguments` (re-trial, session 16: not inspected).
+            (r#"[{"x":1,"x":2}]"#, r#""x":2"#),
         ] {
             let f = call(method, args);
             let at = f.rfind(second).unwrap();

@@ -278,8 +278,8 @@ fn params_case_variant(m: &Msg<'_>, names: &[&str]) -> Option<crate::Span> {
 /// reads): a first-wins reader and a last-wins backend would run different arguments
 /// (trial, session 14: `"arguments":{"path":"/ok"},"arguments":{"path":"/etc/passwd"}`
 /// passed `check` and the proxy). A key equal to it only under case folding
-/// (`"Arguments"`, `"argumentſ"`) is `case-variant-param`, as for `name`. Inside an object
-/// `arguments`, a key repeated in any one object at any depth (compared after unescaping)
+/// (`"Arguments"`, `"argumentſ"`) is `case-variant-param`, as for `name`. Inside `arguments`
+/// (an object, or an array of objects), a key repeated in any one object at any depth (compared after unescaping)
 /// is `duplicate-params-key` too, at the repeated key's opening quote (first one only), as
 /// [`Envelope::params_value`](crate::Envelope::params_value) rejects it. Its type is not
 /// judged here.
@@ -294,7 +294,9 @@ fn check_arguments(m: &Msg<'_>) {
     // A key repeated inside the arguments, at any depth: a policy that reads the first
     // `path` and a backend that runs with the last one disagree
     // (`"arguments":{"path":"/ok","path":"/etc/passwd"}`; noted in sessions 14 and 15).
-    if m.kind_at(args) == Some(Kind::Object)
+    // An array too (the schema wants an object; the type is not judged here, but the
+    // objects inside would still read differently: re-trial, session 16).
+    if matches!(m.kind_at(args), Some(Kind::Object | Kind::Array))
         && let Some(k) = crate::envelope::first_repeated_key(m.frame, args)
     {
         m.note_repeated(k);

@@ -547,6 +547,18 @@ impl Judge {
                 own_first[at] = Some(v);
             }
         }
+        // Nothing of the batch is forwarded: its requests are answered here and none stays
+        // in flight. Settled before any element is answered, so an invalid element's answer
+        // does not depend on whether a well-formed sibling with its id comes before or after
+        // it (re-trial, session 16: `[{"id":6,"method":5},{"id":6,"method":"ping"}]` got
+        // `null`, the reverse order `6`).
+        for element in elements.iter() {
+            if element.tracked == Tracked::Request
+                && let Some(id) = &element.id
+            {
+                session.settle_request(dir, id);
+            }
+        }
         for (i, ((span, element), own)) in spans.iter().zip(elements).zip(own_first).enumerate() {
             let bytes = span.slice(frame);
             let tracked = &element.tracked;
@@ -592,11 +604,6 @@ impl Judge {
             };
             match (el.shape(), tracked) {
                 (Shape::Request, t) => {
-                    if *t == Tracked::Request
-                        && let Some(id) = &element.id
-                    {
-                        session.settle_request(dir, id);
-                    }
                     // Without the id when it names an earlier request in flight (as for a
                     // single frame).
                     let el_for_id = (*t != Tracked::DuplicateRequest).then_some(&el);
@@ -959,6 +966,46 @@ mod tests {
         let bad = br#"{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}"#;
         let r = body(judge_bytes(&mut j, &mut s, c2s, bad));
         assert!(r.contains(r#""id":1"#), "{r}");
+    }
+
+    /// Re-trial, session 16: in a rejected batch, an invalid element's answer depended on
+    /// where a well-formed sibling with its id stood (after it: in flight, so `null`; before
+    /// it: settled, so echoed). Both orders now echo the id, as before the in-flight check;
+    /// a request in flight from before the batch still makes it `null`.
+    #[test]
+    fn rejected_batch_answers_do_not_depend_on_element_order() {
+        let c2s = Direction::ClientToServer;
+        let replies = |frames: &[&[u8]]| {
+            let mut j = Judge::new(Profile::V2025_03_26, 16, quiet_log(), false);
+            let mut s = j.new_session();
+            let mut last = None;
+            for f in frames {
+                last = Some(judge_bytes(&mut j, &mut s, c2s, f));
+            }
+            match last.unwrap() {
+                Action::Batch {
+                    reply: Some(body), ..
+                } => {
+                    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+                    v.as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|r| r["id"].to_string())
+                        .collect::<Vec<_>>()
+                }
+                a => panic!("not a reply: {a:?}"),
+            }
+        };
+        let a: &[u8] =
+            br#"[{"jsonrpc":"2.0","id":6,"method":5},{"jsonrpc":"2.0","id":6,"method":"ping"}]"#;
+        let b: &[u8] =
+            br#"[{"jsonrpc":"2.0","id":6,"method":"ping"},{"jsonrpc":"2.0","id":6,"method":5}]"#;
+        assert_eq!(replies(&[a]), ["6", "6"]);
+        assert_eq!(replies(&[b]), ["6", "6"]);
+        // An earlier request 6 in flight: the invalid element is answered without the id.
+        let ping: &[u8] = br#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#;
+        let got = replies(&[ping, a]);
+        assert_eq!(got[0], "null", "{got:?}");
     }
 
     /// Each element of a batch is counted by its method, as a single message is.
