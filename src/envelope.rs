@@ -1733,8 +1733,9 @@ pub fn decode_value<'s>(
 /// `-0` as `-0.0`: simd-json reads `-0` as the integer 0, serde_json (and JavaScript, Go) as
 /// the float -0.0, and a policy that tests for an integer would disagree with such a backend
 /// (session-15 trial). `-0` followed by a fraction or exponent is a float on both sides
-/// already, and `-0` after `e`/`E` is an exponent (`1e-0`), left as it is. Only when some `-0` is followed by a delimiter (not a digit, as in
-/// `"2025-06-18"`) are strings stepped over byte by byte to find the number tokens.
+/// already, and `-0` after `e`/`E` is an exponent (`1e-0`), left as it is. Only when some
+/// `-0` is followed by a delimiter (not a digit, as in `"2025-06-18"`) are strings stepped
+/// over byte by byte to find the number tokens.
 fn copy_for_decode(bytes: &[u8], scratch: &mut Vec<u8>) {
     scratch.clear();
     let ends_number = |i: usize| !matches!(bytes.get(i), Some(b'0'..=b'9' | b'.' | b'e' | b'E'));

@@ -635,8 +635,8 @@ impl Session {
     ///
     /// A frame that [`parse`](crate::parse) rejected has no outcome: [`error_reply_for_frame`]
     /// to the sender ([`error_reply`]`(None, …)`, without the id, when
-    /// [`Session::request_in_flight`] is true for it), or, when [`crate::recover_id`] reads an id but
-    /// [`crate::recover_request_id`] does not, [`replacement_reply`] if
+    /// [`Session::request_in_flight`] is true for it), or, when [`crate::recover_id`] reads an
+    /// id but [`crate::recover_request_id`] does not, [`replacement_reply`] if
     /// [`Session::settle_rejected_response`] is true. `mcpwire proxy` follows this table.
     pub fn check(
         &mut self,

@@ -71,11 +71,11 @@ pub(crate) struct Msg<'f> {
     /// case folding (raw key text).
     pub member_case_variant: Option<Span>,
     /// Key spans of members the rules read (through [`Msg::member`]) that the object holds
-    /// more than once, and how many of them were already reported.
-    repeated: RefCell<(Vec<Span>, usize)>,
+    /// more than once.
+    repeated: Notes,
     /// Key spans of keys equal to a member the rules read only under case folding
-    /// (`"Progress"` when a rule read `progress`), and how many were already reported.
-    case_variants: RefCell<(Vec<Span>, usize)>,
+    /// (`"Progress"` when a rule read `progress`).
+    case_variants: Notes,
     /// The members of `params` and of `result`, read once on first use: every rule that
     /// reads one of their members looks it up here (a 2 MB tool result was scanned once per
     /// member read, five times per result; session-12 profile of `check`).
@@ -109,8 +109,8 @@ impl<'f> Msg<'f> {
             meta,
             case_variant: env.case_variant_key(),
             member_case_variant: env.member_case_variant_key(),
-            repeated: RefCell::new((Vec::new(), 0)),
-            case_variants: RefCell::new((Vec::new(), 0)),
+            repeated: Notes::default(),
+            case_variants: Notes::default(),
             params_members: OnceCell::new(),
             result_members: OnceCell::new(),
             meta_members: OnceCell::new(),
@@ -185,14 +185,11 @@ impl<'f> Msg<'f> {
         Some(value)
     }
 
-    /// Notes a case-variant key (its raw key span) of a member a rule read, once per span
-    /// (several reads may meet one key: re-trial, session 16, `"Name"` was reported twice)
-    /// and at most [`MAX_REPEATED_NOTES`] per message.
+    /// Notes a case-variant key (its raw key span) of a member a rule read, as
+    /// [`Msg::note_repeated`] notes a repeat (several reads may meet one key: re-trial,
+    /// session 16, `"Name"` was reported twice).
     pub(crate) fn note_case_variant(&self, key_span: Span) {
-        let mut r = self.case_variants.borrow_mut();
-        if r.0.len() < MAX_REPEATED_NOTES && !r.0.contains(&key_span) {
-            r.0.push(key_span);
-        }
+        self.case_variants.note(key_span);
     }
 
     /// Notes a repeated key (its raw key span) that a rule read, once per span and at most
@@ -200,14 +197,11 @@ impl<'f> Msg<'f> {
     /// 300,000 repeats must not cost 300,000 reports or a quadratic dedupe (re-trial,
     /// session 12: 31 s for one 3.6 MB frame).
     pub(crate) fn note_repeated(&self, key_span: Span) {
-        let mut r = self.repeated.borrow_mut();
-        if r.0.len() < MAX_REPEATED_NOTES && !r.0.contains(&key_span) {
-            r.0.push(key_span);
-        }
+        self.repeated.note(key_span);
     }
 
     /// True when the key span `k` lies inside `params`.
-    fn in_params(&self, k: Span) -> bool {
+    pub(crate) fn in_params(&self, k: Span) -> bool {
         self.params
             .is_some_and(|p| p.start() < k.start() && k.end() < p.end())
     }
@@ -218,11 +212,8 @@ impl<'f> Msg<'f> {
     /// call: inside `params` `case-variant-param` (-32602), elsewhere `case-variant-key`
     /// (-32600), at the key's opening quote.
     pub(crate) fn report_repeated(&self, out: &mut Vec<Violation>) {
-        let mut r = self.repeated.borrow_mut();
-        let (spans, done) = &mut *r;
-        for k in &spans[*done..] {
-            let in_params = self.in_params(*k);
-            let kind = if in_params {
+        self.repeated.report_new(|k| {
+            let kind = if self.in_params(k) {
                 ErrorKind::DuplicateParamsKey
             } else {
                 ErrorKind::DuplicateKey
@@ -235,12 +226,9 @@ impl<'f> Msg<'f> {
                     String::from_utf8_lossy(k.slice(self.frame))
                 ),
             ));
-        }
-        *done = spans.len();
-        let mut r = self.case_variants.borrow_mut();
-        let (spans, done) = &mut *r;
-        for k in &spans[*done..] {
-            let rule = if self.in_params(*k) {
+        });
+        self.case_variants.report_new(|k| {
+            let rule = if self.in_params(k) {
                 Rule::CaseVariantParam
             } else {
                 Rule::CaseVariantKey
@@ -253,8 +241,7 @@ impl<'f> Msg<'f> {
                     String::from_utf8_lossy(k.slice(self.frame))
                 ),
             ));
-        }
-        *done = spans.len();
+        });
     }
 
     /// The raw id text when the id is a string or integer (echoable).
@@ -373,6 +360,27 @@ pub(crate) fn is_case_variant(key: &str, name: &str) -> bool {
         && key.len() <= 3 * name.len()
         && !key.is_ascii()
         && crate::envelope::folds_to(key.as_bytes(), name.as_bytes())
+}
+
+/// Key spans noted for a message, each once and at most [`MAX_REPEATED_NOTES`], and how many
+/// of them were already reported.
+#[derive(Default)]
+struct Notes(RefCell<(Vec<Span>, usize)>);
+
+impl Notes {
+    fn note(&self, key_span: Span) {
+        let mut r = self.0.borrow_mut();
+        if r.0.len() < MAX_REPEATED_NOTES && !r.0.contains(&key_span) {
+            r.0.push(key_span);
+        }
+    }
+    /// Calls `report` for each span noted since the last call.
+    fn report_new(&self, mut report: impl FnMut(Span)) {
+        let mut r = self.0.borrow_mut();
+        let (spans, done) = &mut *r;
+        spans[*done..].iter().for_each(|&k| report(k));
+        *done = spans.len();
+    }
 }
 
 /// Most repeated-member findings reported for one message (see [`Msg::note_repeated`]).

@@ -261,24 +261,24 @@ impl Tracker {
     }
     /// Requests the sender on `dir`'s side has in flight (`0` for `Unknown`).
     pub fn in_flight(&self, dir: Direction) -> usize {
-        match dir {
-            Direction::ClientToServer => self.client.map.len(),
-            Direction::ServerToClient => self.server.map.len(),
-            Direction::Unknown => 0,
-        }
+        self.side_of(dir).map_or(0, |s| s.map.len())
     }
     /// True when the sender on `dir`'s side has a request with the tracker key `key` in
     /// flight (cancelled ones included: their id is not free until answered or forgotten).
     pub(crate) fn is_in_flight(&self, dir: Direction, key: &str) -> bool {
-        match dir {
-            Direction::ClientToServer => self.client.map.contains_key(key),
-            Direction::ServerToClient => self.server.map.contains_key(key),
-            Direction::Unknown => false,
-        }
+        self.side_of(dir).is_some_and(|s| s.map.contains_key(key))
     }
     /// How many in-flight entries were evicted because the table was full.
     pub fn evicted(&self) -> u64 {
         self.evicted
+    }
+
+    fn side_of(&self, sender: Direction) -> Option<&Side> {
+        match sender {
+            Direction::ClientToServer => Some(&self.client),
+            Direction::ServerToClient => Some(&self.server),
+            Direction::Unknown => None,
+        }
     }
 
     fn side(&mut self, sender: Direction) -> Option<&mut Side> {

@@ -136,11 +136,9 @@ pub(crate) fn check(
         );
     }
     if let Some(k) = m.member_case_variant {
-        let inside =
-            |o: Option<crate::Span>| o.is_some_and(|o| o.start() < k.start() && k.end() < o.end());
         // Noted, not pushed: a rule's own read of the member may meet the same key, and
         // one key is one finding (reported with the other notes, `Msg::report_repeated`).
-        let found = if inside(m.params) {
+        let found = if m.in_params(k) {
             params_case_variant(m, &["name", "uri", "_meta"])
         } else {
             Some(k)
@@ -279,10 +277,10 @@ fn params_case_variant(m: &Msg<'_>, names: &[&str]) -> Option<crate::Span> {
 /// (trial, session 14: `"arguments":{"path":"/ok"},"arguments":{"path":"/etc/passwd"}`
 /// passed `check` and the proxy). A key equal to it only under case folding
 /// (`"Arguments"`, `"argumentſ"`) is `case-variant-param`, as for `name`. Inside `arguments`
-/// (an object, or an array of objects), a key repeated in any one object at any depth (compared after unescaping)
-/// is `duplicate-params-key` too, at the repeated key's opening quote (first one only), as
-/// [`Envelope::params_value`](crate::Envelope::params_value) rejects it. Its type is not
-/// judged here.
+/// (an object, or an array of objects), a key repeated in any one object at any depth
+/// (compared after unescaping) is `duplicate-params-key` too, at the repeated key's opening
+/// quote (first one only), as [`Envelope::params_value`](crate::Envelope::params_value)
+/// rejects it. Its type is not judged here.
 fn check_arguments(m: &Msg<'_>) {
     if !matches!(m.method.as_deref(), Some("tools/call" | "prompts/get")) {
         return;
@@ -998,7 +996,8 @@ const META_KEYS_READ: &[&str] = &["progressToken", "traceparent", "tracestate", 
 fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>) {
     let Some(meta_span) = m.meta else { return };
     let strict = rev == Some(Revision::V2026_07_28);
-    for mem in crate::envelope::members(m.frame, meta_span) {
+    // The message's cached `_meta` members (the rules' `meta_get` reads share them).
+    for mem in m.cached_members(meta_span).unwrap_or_default() {
         let key: &str = &mem.key;
         let koff = mem.key_span.start().saturating_sub(1);
         match key {
