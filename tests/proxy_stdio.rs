@@ -1103,3 +1103,167 @@ fn batch_elements_are_counted_by_method_in_the_summary() {
     assert_eq!(s["c2s"]["shapes"]["batch"], 2, "{s}");
     assert_eq!(s["c2s"]["forwarded"], 2, "{s}");
 }
+
+/// Reads `child`'s stdout on a thread, one line per message sent back on the channel.
+fn stdout_lines(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<String> {
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Open since session 14 (re-trial of a byte bound on the writer queues): a reply the proxy
+/// made for the server waited for room behind what was queued for the server, while the
+/// server, busy writing, read nothing: a deadlock. Here the server writes 20,000 invalid
+/// requests (each answered to it with -32600) before it reads its stdin; the replies alone
+/// overfilled the old 256-message queue, so the proxy stopped reading the server, whose
+/// writes then blocked, and the client's requests were never answered. Replies now never
+/// wait.
+#[test]
+fn a_server_writing_before_it_reads_does_not_deadlock_on_its_replies() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let junk: String = (0..20_000)
+        .map(|k| {
+            format!("{{\"jsonrpc\":\"2.0\",\"id\":\"s{k}\",\"method\":\"ping\",\"params\":1}}\n")
+        })
+        .collect();
+    let junk = file(&dir, "junk", junk.as_bytes());
+    // The log goes to a file: 20,000 violation records would fill a stderr pipe nobody reads.
+    let log = dir.path().join("log");
+    let mut child = spawn_open(
+        &[
+            "--profile",
+            "legacy",
+            "--grace",
+            "0.3",
+            "--log",
+            log.to_str().unwrap(),
+        ],
+        &["--on-start", junk.to_str().unwrap()],
+    );
+    let mut stdin = child.stdin.take().unwrap();
+    let out = stdout_lines(&mut child);
+    let n = 100;
+    let mut input = format!("{INIT}\n");
+    for id in 2..2 + n {
+        input += &format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
+    }
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // The client keeps its end open until it has its answers, as an SDK client does.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut answered = 0;
+    while answered < n + 1 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match out.recv_timeout(left) {
+            Ok(_) => answered += 1,
+            Err(_) => break,
+        }
+    }
+    drop(stdin);
+    let status = wait_for(&mut child, Duration::from_secs(30));
+    assert_eq!(answered, n + 1, "answers received before the deadline");
+    assert_eq!(status, Some(0));
+    let recs = records(&std::fs::read(&log).unwrap());
+    assert_eq!(summary(&recs)["s2c"]["replied"], 20_000);
+}
+
+/// The client closes its end while the server reads nothing and more than the queue budget
+/// waits for it: the proxy still sees the end of input (it reads ahead while it waits for
+/// room), starts the grace period and ends the server (session 14's byte bound waited for
+/// room without reading, so the grace period never started).
+#[test]
+fn client_closing_while_the_server_reads_nothing_starts_the_grace_period() {
+    if !python() {
+        return;
+    }
+    let t = Instant::now();
+    let mut child = spawn_open(
+        &["--grace", "0.3", "--max-queue-bytes", "100000"],
+        &["--stall", "3600"],
+    );
+    let mut stdin = child.stdin.take().unwrap();
+    let pad = "x".repeat(2000);
+    let mut input = String::new();
+    for id in 1..=150 {
+        input += &format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":\"{pad}{id}\"}}}}\n"
+        );
+    }
+    assert!(input.len() > 250_000);
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    // 128 + 15: SIGTERM after the grace period.
+    assert_eq!(wait_for(&mut child, Duration::from_secs(30)), Some(143));
+    assert!(t.elapsed() < Duration::from_secs(30));
+    let mut err = Vec::new();
+    child.stderr.take().unwrap().read_to_end(&mut err).unwrap();
+    let recs = records(&err);
+    assert!(
+        recs.iter()
+            .any(|r| r["event"] == "note"
+                && r["message"].as_str().unwrap().contains("sending SIGTERM")),
+        "{recs:?}"
+    );
+    assert_eq!(summary(&recs)["exit_status"], 143);
+}
+
+/// Replies to a server that writes invalid requests and never reads its stdin are dropped once
+/// `--max-queue-bytes` of them wait (was: queued without bound, or the reader blocked), with
+/// one note for the run of drops.
+#[test]
+fn replies_to_a_sender_that_does_not_read_them_are_dropped_past_the_budget() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let junk: String = (0..2_000)
+        .map(|k| {
+            format!("{{\"jsonrpc\":\"2.0\",\"id\":\"s{k}\",\"method\":\"ping\",\"params\":1}}\n")
+        })
+        .collect();
+    let junk = file(&dir, "junk", junk.as_bytes());
+    let log = dir.path().join("log");
+    let mut child = spawn_open(
+        &[
+            "--profile",
+            "legacy",
+            "--grace",
+            "0.3",
+            "--max-queue-bytes",
+            "20000",
+            "--log",
+            log.to_str().unwrap(),
+        ],
+        &["--on-start", junk.to_str().unwrap(), "--stall", "3600"],
+    );
+    let stdin = child.stdin.take().unwrap();
+    // Give the proxy time to read the junk, then close: the grace period ends the server.
+    std::thread::sleep(Duration::from_millis(500));
+    drop(stdin);
+    assert_eq!(wait_for(&mut child, Duration::from_secs(30)), Some(143));
+    let recs = records(&std::fs::read(&log).unwrap());
+    let drops: Vec<_> = recs
+        .iter()
+        .filter(|r| {
+            r["event"] == "note"
+                && r["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("replies to the server dropped")
+        })
+        .collect();
+    assert_eq!(drops.len(), 1, "{recs:?}");
+    assert_eq!(summary(&recs)["s2c"]["replied"], 2_000);
+}

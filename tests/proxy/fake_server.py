@@ -13,6 +13,7 @@ of --script (with the placeholder ID replaced by the request's id), or
   --exit-after N  exit (with --exit's status) after answering N requests, stdin still open
   --on-start PATH write the lines of PATH to stdout at start (server-initiated traffic)
   --close-stdout  after --on-start, close stdout (fd 1 becomes /dev/null) and go on reading
+  --stall SECS    after --on-start, sleep SECS before reading stdin (a server not reading)
 """
 import json
 import os
@@ -51,6 +52,8 @@ if "--close-stdout" in flags:
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.close(null)
+if "--stall" in opts:
+    time.sleep(float(opts["--stall"]))
 record = open(opts["--record"], "ab") if "--record" in opts else None
 
 n = 0

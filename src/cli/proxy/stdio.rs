@@ -10,12 +10,21 @@
 //! still be reading.
 //!
 //! Tasks: one reader per direction and one writer per output (the server's stdin, our
-//! stdout), connected by bounded channels, so a slow reader on one side never blocks the
-//! other direction.
+//! stdout). In front of each writer is a [`Lane`] with two byte budgets (`--max-queue-bytes`
+//! each, default 16 MiB): frames forwarded from the other side wait for room in the first,
+//! so a receiver that stops reading holds its sender back by bytes, and memory stays bounded
+//! whatever the frame size; messages the proxy makes for the receiver itself (error replies
+//! to frames it sent) take room in the second and never wait: over it they are dropped with a
+//! note. A reader therefore only ever waits for the output it forwards to, as a direct pipe
+//! would, and a slow reader on one side never blocks the other direction (a reply waiting
+//! behind the client's queued frames, while the server blocks writing, deadlocked session 14's
+//! byte bound). While a reader waits for room it goes on reading its input up to
+//! [`READ_AHEAD`] bytes, so it sees the client close its end.
 //!
 //! Shutdown (spec digest §7.1): when the client closes our stdin, or on SIGTERM / SIGINT
 //! (Ctrl-C off Unix; SDK clients signal the whole process group, so the server may have got it
-//! too), we close the server's stdin and wait for it to exit: `--grace` seconds, then SIGTERM,
+//! too), we close the server's stdin (after the frames queued for it) and wait for it to exit:
+//! `--grace` seconds from the client's end of input, then SIGTERM,
 //! `--grace` seconds more, then SIGKILL. Either way the summary record is written. When the server closes its stdout (it
 //! exited), we flush what is left to the client and exit with the server's exit status
 //! (128 + signal number when a signal ended it).
@@ -23,6 +32,7 @@
 use std::ffi::OsString;
 use std::io;
 use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -32,17 +42,23 @@ use mcpwire::profile::{Direction, Session};
 use mcpwire::{Limits, Parser};
 use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio_util::codec::Decoder;
 
 use super::judge::{Action, Judge};
 use super::log::Log;
 use super::{CommonProxyArgs, Signals};
 
-/// Capacity of the channel in front of each writer, in messages.
-const CHANNEL: usize = 256;
+/// Default of `--max-queue-bytes`: bytes of forwarded frames queued for one output before
+/// the sender's reader waits (and, separately, bytes of replies made for it).
+pub const DEFAULT_QUEUE_BYTES: u32 = 16 << 20;
 /// Read buffer growth step, bytes.
 const READ_CHUNK: usize = 64 * 1024;
+/// Bytes a reader waiting for room in a lane may read ahead of its frames (to see the end of
+/// its input); past it, its sender waits too.
+const READ_AHEAD: usize = 1 << 20;
+/// Bytes counted per queued item on top of its payload (the item itself).
+const ITEM_OVERHEAD: usize = 64;
 
 /// `mcpwire proxy stdio` arguments.
 #[derive(Debug, clap::Args)]
@@ -53,6 +69,13 @@ pub struct StdioArgs {
     /// its end, or a SIGTERM / SIGINT came), before SIGTERM, and again before SIGKILL.
     #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
     grace: f64,
+    /// Bytes of frames queued for one output (the server's stdin, the client's stdout) before
+    /// the side sending them is held back (at least 1; a larger frame waits for the queue to
+    /// empty). Error replies the proxy makes for a side have a budget of the same size of
+    /// their own and never wait: over it they are dropped, with a note in the log.
+    #[arg(long, default_value_t = DEFAULT_QUEUE_BYTES, value_name = "BYTES",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    max_queue_bytes: u32,
     /// The server command and its arguments.
     #[arg(required = true, last = true, value_name = "SERVER", value_parser = clap::value_parser!(OsString))]
     server: Vec<OsString>,
@@ -69,6 +92,169 @@ enum Out {
     Line(Vec<u8>),
     /// The sender's side closed: flush and close this output.
     Close,
+}
+
+impl Out {
+    /// Bytes it takes in a lane's budget.
+    fn cost(&self) -> usize {
+        ITEM_OVERHEAD
+            + match self {
+                Out::Frame(b, t) => b.len() + t.len(),
+                Out::Raw(b) => b.len(),
+                Out::Line(b) => b.len() + 1,
+                Out::Close => 0,
+            }
+    }
+}
+
+/// One queued item and the budget room it holds until it is written.
+#[derive(Debug)]
+struct Queued {
+    out: Out,
+    _room: Option<OwnedSemaphorePermit>,
+}
+
+/// The sending end of the queue in front of one writer (module docs): forwarded frames wait
+/// for room in `frames`, replies made for the writer's peer take room in `replies` or are
+/// dropped. Both budgets hold `budget` bytes; an item larger than that takes the whole
+/// budget (it waits for the queue to empty).
+#[derive(Clone, Debug)]
+struct Lane {
+    tx: mpsc::UnboundedSender<Queued>,
+    frames: Arc<Semaphore>,
+    replies: Arc<Semaphore>,
+    budget: usize,
+    /// The last reply was dropped (so that a run of drops is noted once).
+    dropping: Arc<AtomicBool>,
+}
+
+/// The receiving end of a [`Lane`]; closes both budgets when dropped, so that a reader
+/// waiting for room stops waiting once the writer is gone.
+struct LaneRx {
+    rx: mpsc::UnboundedReceiver<Queued>,
+    frames: Arc<Semaphore>,
+    replies: Arc<Semaphore>,
+}
+
+impl Drop for LaneRx {
+    fn drop(&mut self) {
+        self.frames.close();
+        self.replies.close();
+    }
+}
+
+/// A lane with `budget` bytes (at least 1, at most `u32::MAX`) for frames and as many for
+/// replies.
+fn lane(budget: usize) -> (Lane, LaneRx) {
+    let budget = budget.clamp(1, u32::MAX as usize);
+    let (tx, rx) = mpsc::unbounded_channel();
+    let frames = Arc::new(Semaphore::new(budget));
+    let replies = Arc::new(Semaphore::new(budget));
+    let rx = LaneRx {
+        rx,
+        frames: Arc::clone(&frames),
+        replies: Arc::clone(&replies),
+    };
+    let tx = Lane {
+        tx,
+        frames,
+        replies,
+        budget,
+        dropping: Arc::new(AtomicBool::new(false)),
+    };
+    (tx, rx)
+}
+
+/// The writer is gone (its output failed or the proxy is shutting down).
+#[derive(Debug)]
+struct Closed;
+
+impl Lane {
+    /// The permits an item of `cost` bytes takes.
+    fn permits(&self, cost: usize) -> u32 {
+        cost.min(self.budget) as u32
+    }
+
+    /// Queues a reply made for the writer's peer without waiting. `Err(first)` when it was
+    /// dropped because the reply budget is spent (the peer is not reading its replies) or the
+    /// writer is gone; `first` is true for the first drop after a reply went through.
+    fn reply(&self, body: Vec<u8>) -> Result<(), bool> {
+        let out = Out::Line(body);
+        let n = self.permits(out.cost());
+        let queued = match Arc::clone(&self.replies).try_acquire_many_owned(n) {
+            Ok(room) => self
+                .tx
+                .send(Queued {
+                    out,
+                    _room: Some(room),
+                })
+                .is_ok(),
+            Err(_) => false,
+        };
+        let was_dropping = self.dropping.swap(!queued, Relaxed);
+        if queued { Ok(()) } else { Err(!was_dropping) }
+    }
+
+    /// Queues the end of the output (takes no room).
+    fn close(&self) {
+        let _ = self.tx.send(Queued {
+            out: Out::Close,
+            _room: None,
+        });
+    }
+}
+
+/// The reading side of one direction while it forwards: its input, the bytes read but not
+/// yet framed, whether the input ended, and whom to tell when it does.
+struct Input<'a, R> {
+    reader: &'a mut R,
+    buf: &'a mut BytesMut,
+    eof: &'a mut bool,
+    ended: &'a Notify,
+    /// Under `--monitor`: the bytes read and not yet forwarded as read.
+    raw: Option<BytesMut>,
+}
+
+impl<R: AsyncRead + Unpin> Input<'_, R> {
+    /// Reads once into the buffer; marks the end of input (EOF or a read error).
+    async fn read(&mut self) {
+        self.buf.reserve(READ_CHUNK);
+        let before = self.buf.len();
+        match self.reader.read_buf(self.buf).await {
+            Ok(0) | Err(_) => {
+                *self.eof = true;
+                self.ended.notify_one();
+            }
+            Ok(_) => {
+                if let Some(raw) = &mut self.raw {
+                    raw.extend_from_slice(&self.buf[before..]);
+                }
+            }
+        }
+    }
+
+    /// Queues `out` on `lane`, waiting for room in its frame budget; meanwhile reads ahead
+    /// (up to [`READ_AHEAD`] buffered bytes), so that the end of input is seen while the
+    /// receiver is not reading.
+    async fn forward(&mut self, lane: &Lane, out: Out) -> Result<(), Closed> {
+        let n = lane.permits(out.cost());
+        let acquire = Arc::clone(&lane.frames).acquire_many_owned(n);
+        tokio::pin!(acquire);
+        let room = loop {
+            tokio::select! {
+                biased;
+                room = &mut acquire => break room.map_err(|_| Closed)?,
+                // `read_buf` is cancel safe: a read that loses the race took no bytes.
+                _ = self.read(), if !*self.eof && self.buf.len() < READ_AHEAD => {}
+            }
+        };
+        lane.tx
+            .send(Queued {
+                out,
+                _room: Some(room),
+            })
+            .map_err(|_| Closed)
+    }
 }
 
 /// Runs the stdio proxy; returns the server's exit status.
@@ -146,27 +332,31 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         ..Limits::DEFAULT
     });
 
-    let (srv_tx, srv_rx) = mpsc::channel::<Out>(CHANNEL);
-    let (cli_tx, cli_rx) = mpsc::channel::<Out>(CHANNEL);
-    let server_writer = tokio::spawn(write_loop(child_in, srv_rx));
-    let client_writer = tokio::spawn(write_loop(tokio::io::stdout(), cli_rx));
+    let (to_server, server_rx) = lane(args.max_queue_bytes as usize);
+    let (to_client, client_rx) = lane(args.max_queue_bytes as usize);
+    let server_writer = tokio::spawn(write_loop(child_in, server_rx));
+    let client_writer = tokio::spawn(write_loop(tokio::io::stdout(), client_rx));
+    // Told when the client closes its end (also while its frames wait for the server).
+    let client_ended = Arc::new(Notify::new());
     let mut c2s = tokio::spawn(pump(
         Direction::ClientToServer,
         tokio::io::stdin(),
         NdjsonCodec::with_parser(c.max_frame_bytes, parser),
         judge.clone(),
-        srv_tx.clone(),
-        cli_tx.clone(),
+        to_server.clone(),
+        to_client.clone(),
         c.monitor,
+        Arc::clone(&client_ended),
     ));
     let mut s2c = tokio::spawn(pump(
         Direction::ServerToClient,
         child_out,
         NdjsonCodec::with_parser(c.max_frame_bytes, parser),
         judge.clone(),
-        cli_tx,
-        srv_tx,
+        to_client,
+        to_server,
         c.monitor,
+        Arc::new(Notify::new()),
     ));
 
     let grace = Duration::from_secs_f64(args.grace.max(0.0));
@@ -183,6 +373,13 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     loop {
         tokio::select! {
             _ = &mut s2c => break,
+            // The client closed its end: its frames still queued go on to the server (then
+            // its stdin is closed), and the grace period starts now, so a server that does
+            // not read them cannot hold the shutdown up.
+            _ = client_ended.notified(), if stage == Stop::Running => {
+                stage = Stop::Grace;
+                deadline.as_mut().reset(tokio::time::Instant::now() + grace);
+            }
             _ = &mut c2s, if stage == Stop::Running => {
                 stage = Stop::Grace;
                 deadline.as_mut().reset(tokio::time::Instant::now() + grace);
@@ -321,6 +518,15 @@ fn note(judge: &Mutex<Shared>, message: &str) {
         });
 }
 
+/// Who sends in direction `dir`.
+fn sender(dir: Direction) -> &'static str {
+    match dir {
+        Direction::ClientToServer => "client",
+        Direction::ServerToClient => "server",
+        _ => "sender",
+    }
+}
+
 /// The server's exit status as ours: its code, or 128 + the signal that ended it.
 fn exit_code(status: std::process::ExitStatus) -> u8 {
     if let Some(c) = status.code() {
@@ -336,27 +542,53 @@ fn exit_code(status: std::process::ExitStatus) -> u8 {
     1
 }
 
-/// Reads one direction: frames, judges and routes every frame until EOF. Under `monitor`
+/// Reads one direction: frames, judges and routes every frame until EOF. Forwarded frames
+/// wait for room in `forward` (reading ahead meanwhile, [`Input::forward`]); replies to the
+/// sender go to `back` without waiting. `ended` is told when the input ends. Under `monitor`
 /// every read is forwarded as it is, before it is framed: nothing is held back or dropped,
 /// not even a line over the frame limit (whose bytes the framer discards), and frames are
 /// only judged and logged.
+#[allow(clippy::too_many_arguments)]
 async fn pump<R: AsyncRead + Unpin>(
     dir: Direction,
     mut reader: R,
     mut codec: NdjsonCodec,
     judge: Arc<Mutex<Shared>>,
-    forward: mpsc::Sender<Out>,
-    back: mpsc::Sender<Out>,
+    forward: Lane,
+    back: Lane,
     monitor: bool,
+    ended: Arc<Notify>,
 ) {
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
     let mut eof = false;
+    let mut input = Input {
+        reader: &mut reader,
+        buf: &mut buf,
+        eof: &mut eof,
+        ended: &ended,
+        raw: monitor.then(BytesMut::new),
+    };
     'read: loop {
+        // Under `monitor`: everything read goes on as it was read, before it is framed.
+        while let Some(fresh) = input
+            .raw
+            .as_mut()
+            .filter(|r| !r.is_empty())
+            .map(|r| r.split())
+        {
+            if input
+                .forward(&forward, Out::Raw(fresh.freeze()))
+                .await
+                .is_err()
+            {
+                break 'read;
+            }
+        }
         loop {
-            let item = if eof {
-                codec.decode_eof(&mut buf)
+            let item = if *input.eof {
+                codec.decode_eof(input.buf)
             } else {
-                codec.decode(&mut buf)
+                codec.decode(input.buf)
             };
             let frame = match item {
                 Ok(Some(f)) => f,
@@ -371,6 +603,20 @@ async fn pump<R: AsyncRead + Unpin>(
                 let parsed = frame.envelope().map(|e| e.envelope());
                 judge.judge(session, dir, frame.offset(), frame.bytes(), parsed, None)
             };
+            let reply = |body| {
+                // A sender that does not read its replies loses them past the budget (or
+                // is gone already: then the reply is moot); the first of a run is noted.
+                if back.reply(body) == Err(true) {
+                    note(
+                        &judge,
+                        &format!(
+                            "replies to the {} dropped: more than {} bytes of replies queued for it (noted once per run of drops)",
+                            sender(dir),
+                            back.budget
+                        ),
+                    );
+                }
+            };
             let sent = match action {
                 // Already forwarded as read.
                 Action::Forward if monitor => Ok(()),
@@ -378,30 +624,33 @@ async fn pump<R: AsyncRead + Unpin>(
                 // `monitor` it went on as read).
                 Action::Forward => {
                     let term: &'static [u8] = if frame.cr_stripped() { b"\r\n" } else { b"\n" };
-                    forward.send(Out::Frame(frame.into_bytes(), term)).await
+                    input
+                        .forward(&forward, Out::Frame(frame.into_bytes(), term))
+                        .await
                 }
                 Action::Reply { body, .. } => {
-                    // The sender may be gone already (it closed its end); its reply is moot.
-                    let _ = back.send(Out::Line(body)).await;
+                    reply(body);
                     Ok(())
                 }
-                Action::Replace(body) => forward.send(Out::Line(body)).await,
+                Action::Replace(body) => input.forward(&forward, Out::Line(body)).await,
                 // (Only under the HTTP policy; handled as its name says.)
                 Action::ReplyAndReplace {
                     body, to_receiver, ..
                 } => {
-                    let _ = back.send(Out::Line(body)).await;
-                    forward.send(Out::Line(to_receiver)).await
+                    reply(body);
+                    input.forward(&forward, Out::Line(to_receiver)).await
                 }
                 Action::Batch {
-                    reply, to_receiver, ..
+                    reply: body,
+                    to_receiver,
+                    ..
                 } => {
-                    if let Some(body) = reply {
-                        let _ = back.send(Out::Line(body)).await;
+                    if let Some(body) = body {
+                        reply(body);
                     }
                     let mut sent = Ok(());
                     for body in to_receiver {
-                        sent = forward.send(Out::Line(body)).await;
+                        sent = input.forward(&forward, Out::Line(body)).await;
                         if sent.is_err() {
                             break;
                         }
@@ -415,34 +664,26 @@ async fn pump<R: AsyncRead + Unpin>(
                 break 'read;
             }
         }
-        if eof {
-            break;
-        }
-        buf.reserve(READ_CHUNK);
-        let before = buf.len();
-        match reader.read_buf(&mut buf).await {
-            Ok(0) => eof = true,
-            Ok(_) if monitor => {
-                let fresh = Bytes::copy_from_slice(&buf[before..]);
-                if forward.send(Out::Raw(fresh)).await.is_err() {
-                    break;
-                }
+        if *input.eof {
+            if input.raw.as_ref().is_none_or(|r| r.is_empty()) {
+                break;
             }
-            Ok(_) => {}
-            Err(_) => eof = true,
+        } else {
+            input.read().await;
         }
     }
-    let _ = forward.send(Out::Close).await;
+    forward.close();
 }
 
-/// Writes what arrives on `rx` to `w`, flushing whenever the channel is momentarily empty.
-async fn write_loop<W: AsyncWrite + Unpin>(w: W, mut rx: mpsc::Receiver<Out>) -> io::Result<()> {
+/// Writes what arrives on `rx` to `w`, flushing whenever the queue is momentarily empty; an
+/// item's room in the lane's budget is given back once it is written.
+async fn write_loop<W: AsyncWrite + Unpin>(w: W, mut rx: LaneRx) -> io::Result<()> {
     let mut w = BufWriter::with_capacity(READ_CHUNK, w);
-    while let Some(first) = rx.recv().await {
-        let mut close = put(&mut w, first).await?;
+    while let Some(first) = rx.rx.recv().await {
+        let mut close = put(&mut w, first.out).await?;
         while !close {
-            match rx.try_recv() {
-                Ok(m) => close = put(&mut w, m).await?,
+            match rx.rx.try_recv() {
+                Ok(m) => close = put(&mut w, m.out).await?,
                 Err(_) => break,
             }
         }
@@ -472,4 +713,148 @@ async fn put<W: AsyncWrite + Unpin>(w: &mut BufWriter<W>, m: Out) -> io::Result<
         Out::Close => return Ok(true),
     }
     Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::pin::Pin;
+    use std::sync::atomic::AtomicUsize;
+    use std::task::{Context, Poll};
+    use tokio::io::ReadBuf;
+
+    /// An endless source of one valid NDJSON line, repeated; counts the bytes read from it.
+    struct Repeat {
+        line: Vec<u8>,
+        at: usize,
+        read: Arc<AtomicUsize>,
+    }
+
+    impl AsyncRead for Repeat {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            let this = &mut *self;
+            let n = buf.remaining().min(this.line.len() - this.at);
+            buf.put_slice(&this.line[this.at..this.at + n]);
+            this.at = (this.at + n) % this.line.len();
+            this.read.fetch_add(n, Relaxed);
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    fn shared(max: usize) -> Arc<Mutex<Shared>> {
+        let log = Log::open(Some(std::path::Path::new("/dev/null"))).unwrap();
+        let judge = Judge::new(mcpwire::profile::Profile::Auto, 16, log, false).max_frame_len(max);
+        Arc::new(Mutex::new(Shared {
+            session: judge.new_session(),
+            judge,
+        }))
+    }
+
+    fn codec(max: usize) -> NdjsonCodec {
+        let parser = Parser::with_limits(Limits {
+            max_frame_len: max,
+            ..Limits::DEFAULT
+        });
+        NdjsonCodec::with_parser(max, parser)
+    }
+
+    /// Open since session 9: a receiver that stops reading let the proxy queue 256 frames per
+    /// direction (up to 1 GiB at the 4 MiB frame limit). A sender of 1 MiB lines to a
+    /// receiver that reads nothing is now held back once the budget is queued: the reader
+    /// stops at the budget plus what it reads ahead ([`READ_AHEAD`]) plus a frame or two
+    /// in flight (one being written, one waiting for room), far below 256 frames.
+    #[test]
+    fn a_receiver_that_stops_reading_holds_the_sender_back_by_bytes() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let data = "x".repeat(1 << 20);
+            let line = format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","data":"{data}"}}}}"#
+            ) + "\n";
+            let line_len = line.len();
+            let read = Arc::new(AtomicUsize::new(0));
+            let src = Repeat {
+                line: line.into_bytes(),
+                at: 0,
+                read: Arc::clone(&read),
+            };
+            // Nobody reads `_far_end`: the writer blocks once its pipe and buffer are full.
+            let (stalled, _far_end) = tokio::io::duplex(1024);
+            let budget = DEFAULT_QUEUE_BYTES as usize;
+            let (forward, forward_rx) = lane(budget);
+            let (back, _back_rx) = lane(budget);
+            let room = Arc::clone(&forward.frames);
+            let writer = tokio::spawn(write_loop(stalled, forward_rx));
+            let max = 4 << 20;
+            let ended = Arc::new(Notify::new());
+            let reader = tokio::spawn(pump(
+                Direction::ServerToClient,
+                src,
+                codec(max),
+                shared(max),
+                forward,
+                back,
+                false,
+                ended,
+            ));
+            // Until the budget is spent (each step gives the reader the thread).
+            let mut waited = 0;
+            while room.available_permits() >= line_len {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                waited += 1;
+                assert!(waited < 6000, "the queue never filled");
+            }
+            // Time to read more, if anything still let it.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let held = read.load(Relaxed);
+            let bound = budget + READ_AHEAD + 3 * line_len + 2 * READ_CHUNK;
+            assert!(
+                held <= bound,
+                "read {held} bytes with the receiver stalled (bound {bound})"
+            );
+            assert!(held >= budget, "read only {held} bytes");
+            assert!(!reader.is_finished() && !writer.is_finished());
+            reader.abort();
+            writer.abort();
+        });
+    }
+
+    /// Replies never wait: with the frame budget spent they are still queued; with the reply
+    /// budget spent they are dropped at once, the first of a run reported as such, and the
+    /// next reply after room came back is queued again.
+    #[test]
+    fn replies_take_their_own_budget_and_never_wait() {
+        let (lane, mut rx) = lane(1000);
+        let frames = Arc::clone(&lane.frames)
+            .try_acquire_many_owned(1000)
+            .unwrap();
+        assert_eq!(lane.reply(vec![b'x'; 100]), Ok(()));
+        // 165 bytes each (payload, newline, item) of 1000: five more fit, the sixth does not.
+        for _ in 0..5 {
+            assert_eq!(lane.reply(vec![b'x'; 100]), Ok(()));
+        }
+        assert_eq!(lane.reply(vec![b'x'; 100]), Err(true));
+        assert_eq!(lane.reply(vec![b'x'; 100]), Err(false));
+        // The writer takes one: room for one again.
+        let first = rx.rx.try_recv().unwrap();
+        assert!(matches!(&first.out, Out::Line(b) if b.len() == 100));
+        drop(first);
+        assert_eq!(lane.reply(vec![b'x'; 100]), Ok(()));
+        assert_eq!(lane.reply(vec![b'x'; 100]), Err(true));
+        // A reply larger than the whole budget takes all of it: queued once the lane is empty.
+        while rx.rx.try_recv().is_ok() {}
+        assert_eq!(lane.reply(vec![b'x'; 5000]), Ok(()));
+        drop(frames);
+        // The writer gone: the budgets close, a waiting reader stops waiting.
+        drop(rx);
+        assert!(lane.frames.is_closed() && lane.replies.is_closed());
+        assert_eq!(lane.reply(vec![b'x'; 1]), Err(true));
+    }
 }
