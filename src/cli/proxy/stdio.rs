@@ -32,7 +32,7 @@
 use std::ffi::OsString;
 use std::io;
 use std::process::Stdio;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -59,6 +59,9 @@ const READ_CHUNK: usize = 64 * 1024;
 const READ_AHEAD: usize = 1 << 20;
 /// Bytes counted per queued item on top of its payload (the item itself).
 const ITEM_OVERHEAD: usize = 64;
+/// How long a reply waits for room in its budget without the writer writing a byte before it
+/// is dropped (a peer that reads its replies frees room well within it).
+const REPLY_PATIENCE: Duration = Duration::from_millis(200);
 
 /// `mcpwire proxy stdio` arguments.
 #[derive(Debug, clap::Args)]
@@ -126,6 +129,8 @@ struct Lane {
     budget: usize,
     /// The last reply was dropped (so that a run of drops is noted once).
     dropping: Arc<AtomicBool>,
+    /// Bytes the writer has written so far (its progress).
+    written: Arc<AtomicU64>,
 }
 
 /// The receiving end of a [`Lane`]; closes both budgets when dropped, so that a reader
@@ -134,6 +139,7 @@ struct LaneRx {
     rx: mpsc::UnboundedReceiver<Queued>,
     frames: Arc<Semaphore>,
     replies: Arc<Semaphore>,
+    written: Arc<AtomicU64>,
 }
 
 impl Drop for LaneRx {
@@ -150,10 +156,12 @@ fn lane(budget: usize) -> (Lane, LaneRx) {
     let (tx, rx) = mpsc::unbounded_channel();
     let frames = Arc::new(Semaphore::new(budget));
     let replies = Arc::new(Semaphore::new(budget));
+    let written = Arc::new(AtomicU64::new(0));
     let rx = LaneRx {
         rx,
         frames: Arc::clone(&frames),
         replies: Arc::clone(&replies),
+        written: Arc::clone(&written),
     };
     let tx = Lane {
         tx,
@@ -161,6 +169,7 @@ fn lane(budget: usize) -> (Lane, LaneRx) {
         replies,
         budget,
         dropping: Arc::new(AtomicBool::new(false)),
+        written,
     };
     (tx, rx)
 }
@@ -169,30 +178,80 @@ fn lane(budget: usize) -> (Lane, LaneRx) {
 #[derive(Debug)]
 struct Closed;
 
+/// Why a reply was not queued ([`Lane::reply`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dropped {
+    /// Its budget was spent and the writer wrote nothing for [`REPLY_PATIENCE`], or it came
+    /// in a run of such drops (`first` false).
+    Full { first: bool },
+    /// The writer is gone.
+    Gone,
+}
+
 impl Lane {
     /// The permits an item of `cost` bytes takes.
     fn permits(&self, cost: usize) -> u32 {
         cost.min(self.budget) as u32
     }
 
-    /// Queues a reply made for the writer's peer without waiting. `Err(first)` when it was
-    /// dropped because the reply budget is spent (the peer is not reading its replies) or the
-    /// writer is gone; `first` is true for the first drop after a reply went through.
-    fn reply(&self, body: Vec<u8>) -> Result<(), bool> {
+    /// Queues a reply made for the writer's peer. When its budget is spent, it waits for room
+    /// as long as the writer keeps writing (the peer reads: it is only slower than its
+    /// sender), and is dropped once the writer has written nothing for [`REPLY_PATIENCE`] (the
+    /// peer is not reading) — so a reply never waits on a peer that does not read, which is
+    /// what let a reply deadlock the proxy. In a run of drops, later replies are dropped
+    /// without waiting until one finds room again. `Err(Dropped::Full { first })` when it was
+    /// dropped for want of room (`first` for the first drop of a run), `Err(Dropped::Gone)`
+    /// when the writer is gone (its output closed: the reply is moot).
+    async fn reply(&self, body: Vec<u8>) -> Result<(), Dropped> {
+        if self.replies.is_closed() {
+            return Err(Dropped::Gone);
+        }
         let out = Out::Line(body);
         let n = self.permits(out.cost());
-        let queued = match Arc::clone(&self.replies).try_acquire_many_owned(n) {
-            Ok(room) => self
-                .tx
+        let room = match Arc::clone(&self.replies).try_acquire_many_owned(n) {
+            Ok(room) => Some(room),
+            Err(_) if self.dropping.load(Relaxed) => None,
+            Err(_) => self.wait_for_reply_room(n).await,
+        };
+        let queued = room.is_some_and(|room| {
+            self.tx
                 .send(Queued {
                     out,
                     _room: Some(room),
                 })
-                .is_ok(),
-            Err(_) => false,
-        };
+                .is_ok()
+        });
+        if self.replies.is_closed() {
+            return Err(Dropped::Gone);
+        }
         let was_dropping = self.dropping.swap(!queued, Relaxed);
-        if queued { Ok(()) } else { Err(!was_dropping) }
+        if queued {
+            Ok(())
+        } else {
+            Err(Dropped::Full {
+                first: !was_dropping,
+            })
+        }
+    }
+
+    /// Waits for `n` permits of the reply budget while the writer makes progress; `None` once
+    /// it has written nothing for [`REPLY_PATIENCE`], or when the writer is gone.
+    async fn wait_for_reply_room(&self, n: u32) -> Option<OwnedSemaphorePermit> {
+        let acquire = Arc::clone(&self.replies).acquire_many_owned(n);
+        tokio::pin!(acquire);
+        let mut seen = self.written.load(Relaxed);
+        loop {
+            tokio::select! {
+                room = &mut acquire => return room.ok(),
+                _ = tokio::time::sleep(REPLY_PATIENCE) => {
+                    let now = self.written.load(Relaxed);
+                    if now == seen {
+                        return None;
+                    }
+                    seen = now;
+                }
+            }
+        }
     }
 
     /// Queues the end of the output (takes no room).
@@ -204,13 +263,20 @@ impl Lane {
     }
 }
 
+/// What a reader tells the rest of the proxy: the bytes it has read, and that its input ended.
+#[derive(Clone, Debug, Default)]
+struct InputEvents {
+    read: Arc<AtomicU64>,
+    ended: Arc<Notify>,
+}
+
 /// The reading side of one direction while it forwards: its input, the bytes read but not
 /// yet framed, whether the input ended, and whom to tell when it does.
 struct Input<'a, R> {
     reader: &'a mut R,
     buf: &'a mut BytesMut,
     eof: &'a mut bool,
-    ended: &'a Notify,
+    events: &'a InputEvents,
     /// Under `--monitor`: the bytes read and not yet forwarded as read.
     raw: Option<BytesMut>,
 }
@@ -223,9 +289,10 @@ impl<R: AsyncRead + Unpin> Input<'_, R> {
         match self.reader.read_buf(self.buf).await {
             Ok(0) | Err(_) => {
                 *self.eof = true;
-                self.ended.notify_one();
+                self.events.ended.notify_one();
             }
-            Ok(_) => {
+            Ok(n) => {
+                self.events.read.fetch_add(n as u64, Relaxed);
                 if let Some(raw) = &mut self.raw {
                     raw.extend_from_slice(&self.buf[before..]);
                 }
@@ -334,10 +401,24 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
 
     let (to_server, server_rx) = lane(args.max_queue_bytes as usize);
     let (to_client, client_rx) = lane(args.max_queue_bytes as usize);
-    let server_writer = tokio::spawn(write_loop(child_in, server_rx));
+    // Told when the server's stdin is closed: every frame queued for it written, or its
+    // stdin failed.
+    let stdin_closed = Arc::new(Notify::new());
+    let server_writer = tokio::spawn({
+        let closed = Arc::clone(&stdin_closed);
+        async move {
+            let r = write_loop(child_in, server_rx).await;
+            closed.notify_one();
+            r
+        }
+    });
     let client_writer = tokio::spawn(write_loop(tokio::io::stdout(), client_rx));
     // Told when the client closes its end (also while its frames wait for the server).
-    let client_ended = Arc::new(Notify::new());
+    let client = InputEvents::default();
+    let server = InputEvents::default();
+    // The server's output so far (bytes read from its stdout).
+    let server_output = Arc::clone(&server.read);
+    let activity = move || server_output.load(Relaxed);
     let mut c2s = tokio::spawn(pump(
         Direction::ClientToServer,
         tokio::io::stdin(),
@@ -346,7 +427,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         to_server.clone(),
         to_client.clone(),
         c.monitor,
-        Arc::clone(&client_ended),
+        client.clone(),
     ));
     let mut s2c = tokio::spawn(pump(
         Direction::ServerToClient,
@@ -356,7 +437,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         to_client,
         to_server,
         c.monitor,
-        Arc::new(Notify::new()),
+        server,
     ));
 
     let grace = Duration::from_secs_f64(args.grace.max(0.0));
@@ -367,24 +448,31 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     let mut signals = Signals::new()?;
     let mut server_writer = Some(server_writer);
     let mut stage = Stop::Running;
+    // After the client's end (not after a signal), the grace period starts once the server's
+    // stdin is closed, every frame the client sent written to it (the transport's order:
+    // close the input, then wait), and is renewed while the server still writes output, so
+    // a server answering a slow client is not ended while it works (re-trial: a server that
+    // started reading after 6 s got SIGTERM at 5 s with all 100,000 requests still queued
+    // for it, and one writing 100 KB answers to a slow reader lost 1,700 of 3,000). A
+    // server that never reads its input holds the shutdown up as it would hold up a client
+    // writing to it through a pipe; SIGTERM or SIGINT to the proxy then ends it.
+    let mut idle_since: Option<u64> = None;
     let deadline = tokio::time::sleep(Duration::MAX / 4);
     tokio::pin!(deadline);
     // Wait for the server's stdout to close; the client closing first starts the shutdown.
     loop {
         tokio::select! {
             _ = &mut s2c => break,
-            // The client closed its end: its frames still queued go on to the server (then
-            // its stdin is closed), and the grace period starts now, so a server that does
-            // not read them cannot hold the shutdown up.
-            _ = client_ended.notified(), if stage == Stop::Running => {
+            // The client closed its end: its frames still queued go on to the server, then
+            // its stdin is closed.
+            _ = client.ended.notified(), if stage == Stop::Running => stage = Stop::Draining,
+            _ = &mut c2s, if stage == Stop::Running => stage = Stop::Draining,
+            _ = stdin_closed.notified(), if stage == Stop::Draining => {
                 stage = Stop::Grace;
+                idle_since = Some(activity());
                 deadline.as_mut().reset(tokio::time::Instant::now() + grace);
             }
-            _ = &mut c2s, if stage == Stop::Running => {
-                stage = Stop::Grace;
-                deadline.as_mut().reset(tokio::time::Instant::now() + grace);
-            }
-            name = signals.recv(), if stage == Stop::Running => {
+            name = signals.recv(), if matches!(stage, Stop::Running | Stop::Draining) => {
                 note(&judge, &format!("{name} received: closing the server's stdin"));
                 // Dropping the writer closes the server's stdin (its EOF).
                 if let Some(w) = server_writer.take() {
@@ -392,9 +480,16 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
                 }
                 c2s.abort();
                 stage = Stop::Grace;
+                idle_since = None;
                 deadline.as_mut().reset(tokio::time::Instant::now() + grace);
             }
-            _ = &mut deadline, if stage != Stop::Running => {
+            _ = &mut deadline, if !matches!(stage, Stop::Running | Stop::Draining) => {
+                let now = activity();
+                if stage == Stop::Grace && idle_since.is_some_and(|seen| seen != now) {
+                    idle_since = Some(now);
+                    deadline.as_mut().reset(tokio::time::Instant::now() + grace);
+                    continue;
+                }
                 match stage.next(&mut child, &judge, "after its stdin closed") {
                     Some(wait) => deadline.as_mut().reset(tokio::time::Instant::now() + wait.unwrap_or(grace)),
                     None => break,
@@ -438,6 +533,9 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
 enum Stop {
     /// Not shutting down.
     Running,
+    /// The client closed its end; its frames are still being written to the server, whose
+    /// stdin is closed after them.
+    Draining,
     /// Its stdin is closed; waiting for it to exit.
     Grace,
     /// SIGTERM sent; waiting again.
@@ -457,7 +555,7 @@ impl Stop {
         when: &str,
     ) -> Option<Option<Duration>> {
         match *self {
-            Stop::Running | Stop::Grace => {
+            Stop::Running | Stop::Draining | Stop::Grace => {
                 *self = Stop::Terminated;
                 note(
                     judge,
@@ -544,7 +642,8 @@ fn exit_code(status: std::process::ExitStatus) -> u8 {
 
 /// Reads one direction: frames, judges and routes every frame until EOF. Forwarded frames
 /// wait for room in `forward` (reading ahead meanwhile, [`Input::forward`]); replies to the
-/// sender go to `back` without waiting. `ended` is told when the input ends. Under `monitor`
+/// sender go to `back` ([`Lane::reply`]). `events` hears of the bytes read and of the end of
+/// input. Under `monitor`
 /// every read is forwarded as it is, before it is framed: nothing is held back or dropped,
 /// not even a line over the frame limit (whose bytes the framer discards), and frames are
 /// only judged and logged.
@@ -557,7 +656,7 @@ async fn pump<R: AsyncRead + Unpin>(
     forward: Lane,
     back: Lane,
     monitor: bool,
-    ended: Arc<Notify>,
+    events: InputEvents,
 ) {
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
     let mut eof = false;
@@ -565,7 +664,7 @@ async fn pump<R: AsyncRead + Unpin>(
         reader: &mut reader,
         buf: &mut buf,
         eof: &mut eof,
-        ended: &ended,
+        events: &events,
         raw: monitor.then(BytesMut::new),
     };
     'read: loop {
@@ -603,20 +702,6 @@ async fn pump<R: AsyncRead + Unpin>(
                 let parsed = frame.envelope().map(|e| e.envelope());
                 judge.judge(session, dir, frame.offset(), frame.bytes(), parsed, None)
             };
-            let reply = |body| {
-                // A sender that does not read its replies loses them past the budget (or
-                // is gone already: then the reply is moot); the first of a run is noted.
-                if back.reply(body) == Err(true) {
-                    note(
-                        &judge,
-                        &format!(
-                            "replies to the {} dropped: more than {} bytes of replies queued for it (noted once per run of drops)",
-                            sender(dir),
-                            back.budget
-                        ),
-                    );
-                }
-            };
             let sent = match action {
                 // Already forwarded as read.
                 Action::Forward if monitor => Ok(()),
@@ -624,12 +709,15 @@ async fn pump<R: AsyncRead + Unpin>(
                 // `monitor` it went on as read).
                 Action::Forward => {
                     let term: &'static [u8] = if frame.cr_stripped() { b"\r\n" } else { b"\n" };
-                    input
-                        .forward(&forward, Out::Frame(frame.into_bytes(), term))
-                        .await
+                    // Copied out of the read buffer: a zero-copy slice would keep the whole
+                    // buffer it came from alive while queued, and the budget counts only the
+                    // frame (re-trial: 155,000 small frames read one at a time held 691 MB
+                    // against a 16 MiB budget).
+                    let bytes = Bytes::copy_from_slice(frame.bytes());
+                    input.forward(&forward, Out::Frame(bytes, term)).await
                 }
                 Action::Reply { body, .. } => {
-                    reply(body);
+                    reply(&back, body, &judge, dir).await;
                     Ok(())
                 }
                 Action::Replace(body) => input.forward(&forward, Out::Line(body)).await,
@@ -637,7 +725,7 @@ async fn pump<R: AsyncRead + Unpin>(
                 Action::ReplyAndReplace {
                     body, to_receiver, ..
                 } => {
-                    reply(body);
+                    reply(&back, body, &judge, dir).await;
                     input.forward(&forward, Out::Line(to_receiver)).await
                 }
                 Action::Batch {
@@ -646,7 +734,7 @@ async fn pump<R: AsyncRead + Unpin>(
                     ..
                 } => {
                     if let Some(body) = body {
-                        reply(body);
+                        reply(&back, body, &judge, dir).await;
                     }
                     let mut sent = Ok(());
                     for body in to_receiver {
@@ -675,9 +763,30 @@ async fn pump<R: AsyncRead + Unpin>(
     forward.close();
 }
 
+/// Sends a reply to the sender in direction `dir` on its lane `back` ([`Lane::reply`]); a
+/// sender that does not read its replies loses them past the budget (or is gone already: then
+/// the reply is moot), and the first drop of a run is noted in the log.
+async fn reply(back: &Lane, body: Vec<u8>, judge: &Mutex<Shared>, dir: Direction) {
+    if back.reply(body).await == Err(Dropped::Full { first: true }) {
+        note(
+            judge,
+            &format!(
+                "replies to the {} dropped: more than {} bytes of replies wait for it and it \
+                 reads none (further drops in a row are not noted)",
+                sender(dir),
+                back.budget
+            ),
+        );
+    }
+}
+
 /// Writes what arrives on `rx` to `w`, flushing whenever the queue is momentarily empty; an
 /// item's room in the lane's budget is given back once it is written.
 async fn write_loop<W: AsyncWrite + Unpin>(w: W, mut rx: LaneRx) -> io::Result<()> {
+    let w = Counting {
+        inner: w,
+        written: Arc::clone(&rx.written),
+    };
     let mut w = BufWriter::with_capacity(READ_CHUNK, w);
     while let Some(first) = rx.rx.recv().await {
         let mut close = put(&mut w, first.out).await?;
@@ -696,6 +805,44 @@ async fn write_loop<W: AsyncWrite + Unpin>(w: W, mut rx: LaneRx) -> io::Result<(
     w.flush().await?;
     let _ = w.shutdown().await;
     Ok(())
+}
+
+/// An output that counts the bytes written to it (a writer's progress, [`Lane::written`]).
+struct Counting<W> {
+    inner: W,
+    written: Arc<AtomicU64>,
+}
+
+impl<W: AsyncWrite + Unpin> AsyncWrite for Counting<W> {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<io::Result<usize>> {
+        let this = &mut *self;
+        let r = std::pin::Pin::new(&mut this.inner).poll_write(cx, buf);
+        if let std::task::Poll::Ready(Ok(n)) = r {
+            this.written.fetch_add(n as u64, Relaxed);
+        }
+        r
+    }
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_flush(cx)
+    }
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        let r = std::pin::Pin::new(&mut self.inner).poll_shutdown(cx);
+        if r.is_ready() {
+            // Closing the output is progress too (the server's EOF).
+            self.written.fetch_add(1, Relaxed);
+        }
+        r
+    }
 }
 
 /// Writes one item; true when it was [`Out::Close`].
@@ -793,7 +940,6 @@ mod tests {
             let room = Arc::clone(&forward.frames);
             let writer = tokio::spawn(write_loop(stalled, forward_rx));
             let max = 4 << 20;
-            let ended = Arc::new(Notify::new());
             let reader = tokio::spawn(pump(
                 Direction::ServerToClient,
                 src,
@@ -802,7 +948,7 @@ mod tests {
                 forward,
                 back,
                 false,
-                ended,
+                InputEvents::default(),
             ));
             // Until the budget is spent (each step gives the reader the thread).
             let mut waited = 0;
@@ -826,35 +972,60 @@ mod tests {
         });
     }
 
-    /// Replies never wait: with the frame budget spent they are still queued; with the reply
-    /// budget spent they are dropped at once, the first of a run reported as such, and the
-    /// next reply after room came back is queued again.
+    /// Replies have a budget of their own: with the frame budget spent they are still
+    /// queued. With the reply budget spent, a reply waits while the writer makes progress (its
+    /// peer reads, only slower: re-trial, 2,000,000 invalid lines from a client reading
+    /// everything lost 1.4 million replies when replies never waited), and is dropped once
+    /// the writer has written nothing for [`REPLY_PATIENCE`]; later replies of that run are
+    /// dropped at once, until one finds room again.
     #[test]
-    fn replies_take_their_own_budget_and_never_wait() {
-        let (lane, mut rx) = lane(1000);
-        let frames = Arc::clone(&lane.frames)
-            .try_acquire_many_owned(1000)
+    fn replies_take_their_own_budget_and_wait_only_on_a_writer_that_writes() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
             .unwrap();
-        assert_eq!(lane.reply(vec![b'x'; 100]), Ok(()));
-        // 165 bytes each (payload, newline, item) of 1000: five more fit, the sixth does not.
-        for _ in 0..5 {
-            assert_eq!(lane.reply(vec![b'x'; 100]), Ok(()));
-        }
-        assert_eq!(lane.reply(vec![b'x'; 100]), Err(true));
-        assert_eq!(lane.reply(vec![b'x'; 100]), Err(false));
-        // The writer takes one: room for one again.
-        let first = rx.rx.try_recv().unwrap();
-        assert!(matches!(&first.out, Out::Line(b) if b.len() == 100));
-        drop(first);
-        assert_eq!(lane.reply(vec![b'x'; 100]), Ok(()));
-        assert_eq!(lane.reply(vec![b'x'; 100]), Err(true));
-        // A reply larger than the whole budget takes all of it: queued once the lane is empty.
-        while rx.rx.try_recv().is_ok() {}
-        assert_eq!(lane.reply(vec![b'x'; 5000]), Ok(()));
-        drop(frames);
-        // The writer gone: the budgets close, a waiting reader stops waiting.
-        drop(rx);
-        assert!(lane.frames.is_closed() && lane.replies.is_closed());
-        assert_eq!(lane.reply(vec![b'x'; 1]), Err(true));
+        rt.block_on(async {
+            let (lane, mut rx) = lane(1000);
+            let frames = Arc::clone(&lane.frames)
+                .try_acquire_many_owned(1000)
+                .unwrap();
+            // 165 bytes each (payload, newline, item) of 1000: six fit, the seventh does not.
+            for _ in 0..6 {
+                assert_eq!(lane.reply(vec![b'x'; 100]).await, Ok(()));
+            }
+            // No progress: dropped after the patience, the first of a run; the next at once.
+            assert_eq!(
+                lane.reply(vec![b'x'; 100]).await,
+                Err(Dropped::Full { first: true })
+            );
+            assert_eq!(
+                lane.reply(vec![b'x'; 100]).await,
+                Err(Dropped::Full { first: false })
+            );
+            // The writer takes one: room for one again, and the run of drops is over.
+            drop(rx.rx.try_recv().unwrap());
+            assert_eq!(lane.reply(vec![b'x'; 100]).await, Ok(()));
+            // A writer that keeps writing, slower than the replies come: the reply waits for
+            // it instead of being dropped.
+            let written = Arc::clone(&lane.written);
+            let slow_writer = tokio::spawn(async move {
+                for _ in 0..8 {
+                    tokio::time::sleep(REPLY_PATIENCE / 4).await;
+                    written.fetch_add(10, Relaxed);
+                }
+                drop(rx.rx.recv().await);
+                rx
+            });
+            assert_eq!(lane.reply(vec![b'x'; 100]).await, Ok(()));
+            let mut rx = slow_writer.await.unwrap();
+            // A reply larger than the whole budget takes all of it: queued once it is empty.
+            while rx.rx.try_recv().is_ok() {}
+            assert_eq!(lane.reply(vec![b'x'; 5000]).await, Ok(()));
+            drop(frames);
+            // The writer gone: the budgets close, a waiting reader stops waiting.
+            drop(rx);
+            assert!(lane.frames.is_closed() && lane.replies.is_closed());
+            assert_eq!(lane.reply(vec![b'x'; 1]).await, Err(Dropped::Gone));
+        });
     }
 }
