@@ -13,21 +13,25 @@
 //! stdout). In front of each writer is a [`Lane`] with two byte budgets (`--max-queue-bytes`
 //! each, default 16 MiB): frames forwarded from the other side wait for room in the first,
 //! so a receiver that stops reading holds its sender back by bytes, and memory stays bounded
-//! whatever the frame size; messages the proxy makes for the receiver itself (error replies
-//! to frames it sent) take room in the second and never wait: over it they are dropped with a
-//! note. A reader therefore only ever waits for the output it forwards to, as a direct pipe
-//! would, and a slow reader on one side never blocks the other direction (a reply waiting
-//! behind the client's queued frames, while the server blocks writing, deadlocked session 14's
-//! byte bound). While a reader waits for room it goes on reading its input up to
-//! [`READ_AHEAD`] bytes, so it sees the client close its end.
+//! whatever the frame size (each frame is copied out of the read buffer, so that a queued
+//! frame holds only its own bytes); messages the proxy makes for the receiver itself (error
+//! replies to frames it sent) take room in the second and wait for it only while the writer
+//! still writes: once it has written nothing for [`REPLY_PATIENCE`] they are dropped, with a
+//! note. A reader therefore never waits on an output that takes nothing, other than the one
+//! it forwards to, as a direct pipe would, and a slow reader on one side never blocks the
+//! other direction (a reply waiting behind the client's queued frames, while the server blocks
+//! writing, deadlocked session 14's byte bound). While a reader waits for room it goes on
+//! reading its input up to [`READ_AHEAD`] bytes, so it sees the client close its end.
 //!
 //! Shutdown (spec digest §7.1): when the client closes our stdin, or on SIGTERM / SIGINT
 //! (Ctrl-C off Unix; SDK clients signal the whole process group, so the server may have got it
-//! too), we close the server's stdin (after the frames queued for it) and wait for it to exit:
-//! `--grace` seconds from the client's end of input, then SIGTERM,
-//! `--grace` seconds more, then SIGKILL. Either way the summary record is written. When the server closes its stdout (it
-//! exited), we flush what is left to the client and exit with the server's exit status
-//! (128 + signal number when a signal ended it).
+//! too), we close the server's stdin and wait for it to exit: `--grace` seconds, then SIGTERM,
+//! `--grace` seconds more, then SIGKILL. After the client's end, its stdin is closed once the
+//! frames queued for it are written, and the first `--grace` period counts from then, renewed
+//! while the server still writes output; after a signal, at once. Either way the summary
+//! record is written. When the server closes its stdout (it exited), we flush what is left
+//! to the client and exit with the server's exit status (128 + signal number when a signal
+//! ended it).
 
 use std::ffi::OsString;
 use std::io;
@@ -75,7 +79,8 @@ pub struct StdioArgs {
     /// Bytes of frames queued for one output (the server's stdin, the client's stdout) before
     /// the side sending them is held back (at least 1; a larger frame waits for the queue to
     /// empty). Error replies the proxy makes for a side have a budget of the same size of
-    /// their own and never wait: over it they are dropped, with a note in the log.
+    /// their own: over it they wait while that side still reads, and are dropped (noted in
+    /// the log) once it has read nothing for 200 ms.
     #[arg(long, default_value_t = DEFAULT_QUEUE_BYTES, value_name = "BYTES",
           value_parser = clap::value_parser!(u32).range(1..))]
     max_queue_bytes: u32,
