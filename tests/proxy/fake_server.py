@@ -14,6 +14,7 @@ of --script (with the placeholder ID replaced by the request's id), or
   --on-start PATH write the lines of PATH to stdout at start (server-initiated traffic)
   --close-stdout  after --on-start, close stdout (fd 1 becomes /dev/null) and go on reading
   --stall SECS    after --on-start, sleep SECS before reading stdin (a server not reading)
+  --heartbeat S   after EOF, write a notification every S seconds forever (instead of exiting)
 """
 import json
 import os
@@ -81,6 +82,11 @@ for line in sys.stdin.buffer:
 if "--eof-mark" in opts:
     with open(opts["--eof-mark"], "w") as f:
         f.write("eof")
+if "--heartbeat" in opts:
+    while True:
+        out.write(b'{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"beat"}}\n')
+        out.flush()
+        time.sleep(float(opts["--heartbeat"]))
 if "--hang" in flags:
     time.sleep(3600)
 sys.exit(int(opts.get("--exit", "0")))

@@ -28,7 +28,8 @@
 //! too), we close the server's stdin and wait for it to exit: `--grace` seconds, then SIGTERM,
 //! `--grace` seconds more, then SIGKILL. After the client's end, its stdin is closed once the
 //! frames queued for it are written, and the first `--grace` period counts from then, renewed
-//! while the server still writes output; after a signal, at once. Either way the summary
+//! while the server's output waits for a client that still reads it; after a signal, at once.
+//! When the server's output ends, what is queued for the client goes on while it reads. Either way the summary
 //! record is written. When the server closes its stdout (it exited), we flush what is left
 //! to the client and exit with the server's exit status (128 + signal number when a signal
 //! ended it).
@@ -64,8 +65,13 @@ const READ_AHEAD: usize = 1 << 20;
 /// Bytes counted per queued item on top of its payload (the item itself).
 const ITEM_OVERHEAD: usize = 64;
 /// How long a reply waits for room in its budget without the writer writing a byte before it
-/// is dropped (a peer that reads its replies frees room well within it).
-const REPLY_PATIENCE: Duration = Duration::from_millis(200);
+/// is dropped: a peer that reads its replies frees room well within it, even one that pauses
+/// (re-trial: with 200 ms, a client reading in bursts with 0.3 s pauses lost 550,000 of
+/// 1,000,000 replies).
+const REPLY_PATIENCE: Duration = Duration::from_secs(1);
+/// How long the client's output may take nothing, once the server's output has ended,
+/// before what is left of it is given up (with a note).
+const DRAIN_PATIENCE: Duration = Duration::from_secs(5);
 
 /// `mcpwire proxy stdio` arguments.
 #[derive(Debug, clap::Args)]
@@ -80,7 +86,7 @@ pub struct StdioArgs {
     /// the side sending them is held back (at least 1; a larger frame waits for the queue to
     /// empty). Error replies the proxy makes for a side have a budget of the same size of
     /// their own: over it they wait while that side still reads, and are dropped (noted in
-    /// the log) once it has read nothing for 200 ms.
+    /// the log) once it has read nothing for 1 s.
     #[arg(long, default_value_t = DEFAULT_QUEUE_BYTES, value_name = "BYTES",
           value_parser = clap::value_parser!(u32).range(1..))]
     max_queue_bytes: u32,
@@ -421,9 +427,18 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     // Told when the client closes its end (also while its frames wait for the server).
     let client = InputEvents::default();
     let server = InputEvents::default();
-    // The server's output so far (bytes read from its stdout).
-    let server_output = Arc::clone(&server.read);
-    let activity = move || server_output.load(Relaxed);
+    // Whether the server is held back by a slow client: output for the client is queued,
+    // and the client has read some of it since the last look (`progress` is the client
+    // writer's byte count then).
+    let client_progress = {
+        let (queued, written) = (
+            Arc::clone(&to_client.frames),
+            Arc::clone(&to_client.written),
+        );
+        let budget = to_client.budget;
+        move || (queued.available_permits() < budget).then(|| written.load(Relaxed))
+    };
+    let client_written = Arc::clone(&to_client.written);
     let mut c2s = tokio::spawn(pump(
         Direction::ClientToServer,
         tokio::io::stdin(),
@@ -455,13 +470,16 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     let mut stage = Stop::Running;
     // After the client's end (not after a signal), the grace period starts once the server's
     // stdin is closed, every frame the client sent written to it (the transport's order:
-    // close the input, then wait), and is renewed while the server still writes output, so
-    // a server answering a slow client is not ended while it works (re-trial: a server that
-    // started reading after 6 s got SIGTERM at 5 s with all 100,000 requests still queued
-    // for it, and one writing 100 KB answers to a slow reader lost 1,700 of 3,000). A
-    // server that never reads its input holds the shutdown up as it would hold up a client
-    // writing to it through a pipe; SIGTERM or SIGINT to the proxy then ends it.
-    let mut idle_since: Option<u64> = None;
+    // close the input, then wait), and is renewed while the server's output waits for a
+    // client that still reads it, so a server answering a slow client is not ended while it
+    // works (re-trial: a server that started reading after 6 s got SIGTERM at 5 s with all
+    // 100,000 requests still queued for it, and one writing 100 KB answers to a slow reader
+    // lost 1,700 of 3,000); output that flows freely (a server sending notifications after
+    // its EOF) does not renew it. A server that never reads its input holds the shutdown up
+    // as it would hold up a client writing to it through a pipe; SIGTERM or SIGINT to the
+    // proxy then ends it.
+    let mut renew = false;
+    let mut seen_progress: Option<u64> = None;
     let deadline = tokio::time::sleep(Duration::MAX / 4);
     tokio::pin!(deadline);
     // Wait for the server's stdout to close; the client closing first starts the shutdown.
@@ -474,7 +492,8 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
             _ = &mut c2s, if stage == Stop::Running => stage = Stop::Draining,
             _ = stdin_closed.notified(), if stage == Stop::Draining => {
                 stage = Stop::Grace;
-                idle_since = Some(activity());
+                renew = true;
+                seen_progress = client_progress();
                 deadline.as_mut().reset(tokio::time::Instant::now() + grace);
             }
             name = signals.recv(), if matches!(stage, Stop::Running | Stop::Draining) => {
@@ -485,13 +504,13 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
                 }
                 c2s.abort();
                 stage = Stop::Grace;
-                idle_since = None;
+                renew = false;
                 deadline.as_mut().reset(tokio::time::Instant::now() + grace);
             }
             _ = &mut deadline, if !matches!(stage, Stop::Running | Stop::Draining) => {
-                let now = activity();
-                if stage == Stop::Grace && idle_since.is_some_and(|seen| seen != now) {
-                    idle_since = Some(now);
+                let now = client_progress();
+                if stage == Stop::Grace && renew && now.is_some() && now != seen_progress {
+                    seen_progress = now;
                     deadline.as_mut().reset(tokio::time::Instant::now() + grace);
                     continue;
                 }
@@ -517,7 +536,33 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
             }
         }
     };
-    let _ = tokio::time::timeout(Duration::from_secs(5), client_writer).await;
+    // What is queued for the client still goes to it while it reads (re-trial: a fixed 5 s
+    // wait cut a slow reader off, one frame of ten lost without a word); given up, with a
+    // note, once it has read nothing for DRAIN_PATIENCE.
+    let mut client_writer = client_writer;
+    let mut seen = client_written.load(Relaxed);
+    loop {
+        if tokio::time::timeout(DRAIN_PATIENCE, &mut client_writer)
+            .await
+            .is_ok()
+        {
+            break;
+        }
+        let now = client_written.load(Relaxed);
+        if now == seen {
+            note(
+                &judge,
+                &format!(
+                    "output for the client not delivered: it read nothing for {} s after the \
+                     server's output ended",
+                    DRAIN_PATIENCE.as_secs()
+                ),
+            );
+            client_writer.abort();
+            break;
+        }
+        seen = now;
+    }
     c2s.abort();
     if let Some(w) = server_writer {
         w.abort();
@@ -1014,8 +1059,8 @@ mod tests {
             // it instead of being dropped.
             let written = Arc::clone(&lane.written);
             let slow_writer = tokio::spawn(async move {
-                for _ in 0..8 {
-                    tokio::time::sleep(REPLY_PATIENCE / 4).await;
+                for _ in 0..4 {
+                    tokio::time::sleep(REPLY_PATIENCE / 2).await;
                     written.fetch_add(10, Relaxed);
                 }
                 drop(rx.rx.recv().await);
