@@ -1109,6 +1109,20 @@ fn batch_elements_are_counted_by_method_in_the_summary() {
     assert_eq!(s["c2s"]["forwarded"], 2, "{s}");
 }
 
+/// Reads `out` to its end as a slow client does: 64 KiB at a time, with `pause` after each.
+fn read_slowly(mut out: impl Read, pause: Duration) -> Vec<u8> {
+    let mut got = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = out.read(&mut chunk).unwrap();
+        if n == 0 {
+            return got;
+        }
+        got.extend_from_slice(&chunk[..n]);
+        std::thread::sleep(pause);
+    }
+}
+
 /// Reads `child`'s stdout on a thread, one line per message sent back on the channel.
 fn stdout_lines(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<String> {
     let stdout = child.stdout.take().unwrap();
@@ -1123,6 +1137,26 @@ fn stdout_lines(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<St
         }
     });
     rx
+}
+
+/// The proxy (`--profile legacy --grace 0.3`, the log to a file: thousands of violation
+/// records would fill a stderr pipe nobody reads, then `proxy_args`) in front of a fake server
+/// that first writes `n` [`invalid_requests`] (then `server_args`); returns it and the log's
+/// path.
+fn spawn_after_invalid_requests(
+    dir: &tempfile::TempDir,
+    n: usize,
+    proxy_args: &[&str],
+    server_args: &[&str],
+) -> (std::process::Child, PathBuf) {
+    let junk = invalid_requests(dir, n);
+    let log = dir.path().join("log");
+    let mut args = vec!["--profile", "legacy", "--grace", "0.3"];
+    args.extend_from_slice(proxy_args);
+    args.extend(["--log", log.to_str().unwrap()]);
+    let mut server = vec!["--on-start", junk.to_str().unwrap()];
+    server.extend_from_slice(server_args);
+    (spawn_open(&args, &server), log)
 }
 
 /// A file of `n` server requests the proxy answers to the server (-32600, `params` not an
@@ -1141,28 +1175,15 @@ fn invalid_requests(dir: &tempfile::TempDir, n: usize) -> PathBuf {
 /// server, busy writing, read nothing: a deadlock. Here the server writes 20,000 invalid
 /// requests (each answered to it with -32600) before it reads its stdin; the replies alone
 /// overfilled the old 256-message queue, so the proxy stopped reading the server, whose
-/// writes then blocked, and the client's requests were never answered. Replies now never
-/// wait.
+/// writes then blocked, and the client's requests were never answered. Replies no longer
+/// wait behind forwarded frames.
 #[test]
 fn a_server_writing_before_it_reads_does_not_deadlock_on_its_replies() {
     if !python() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let junk = invalid_requests(&dir, 20_000);
-    // The log goes to a file: 20,000 violation records would fill a stderr pipe nobody reads.
-    let log = dir.path().join("log");
-    let mut child = spawn_open(
-        &[
-            "--profile",
-            "legacy",
-            "--grace",
-            "0.3",
-            "--log",
-            log.to_str().unwrap(),
-        ],
-        &["--on-start", junk.to_str().unwrap()],
-    );
+    let (mut child, log) = spawn_after_invalid_requests(&dir, 20_000, &[], &[]);
     let mut stdin = child.stdin.take().unwrap();
     let out = stdout_lines(&mut child);
     let n = 100;
@@ -1260,8 +1281,8 @@ fn a_server_reading_late_after_the_client_ends_gets_everything() {
     assert_eq!(wait_for(&mut child, Duration::from_secs(30)), Some(143));
 }
 
-/// After the client's end the grace period is renewed while the server still writes output:
-/// a server answering a slow reader is not ended mid-answer (re-trial: 3,000 answers of 100 KB
+/// After the client's end the grace period is renewed while the server's output waits for a
+/// client that still reads it: a server answering a slow reader is not ended mid-answer (re-trial: 3,000 answers of 100 KB
 /// to a reader that slept 1 ms per 64 KiB, 1,216 delivered, exit 143; before the queue bound,
 /// and now, all of them). Here 40 answers of 200 KB to a reader sleeping 20 ms per read,
 /// about 2.5 s in all, through a 100 kB queue, against a grace period of 0.3 s.
@@ -1295,17 +1316,7 @@ fn the_grace_period_waits_for_a_server_still_writing_to_a_slow_client() {
     }
     stdin.write_all(input.as_bytes()).unwrap();
     drop(stdin);
-    let mut stdout = child.stdout.take().unwrap();
-    let mut got = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        let n = stdout.read(&mut chunk).unwrap();
-        if n == 0 {
-            break;
-        }
-        got.extend_from_slice(&chunk[..n]);
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let got = read_slowly(child.stdout.take().unwrap(), Duration::from_millis(20));
     assert_eq!(wait_for(&mut child, Duration::from_secs(30)), Some(0));
     assert_eq!(lines(&got).len(), 40);
 }
@@ -1319,20 +1330,11 @@ fn replies_to_a_sender_that_does_not_read_them_are_dropped_past_the_budget() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let junk = invalid_requests(&dir, 2_000);
-    let log = dir.path().join("log");
-    let mut child = spawn_open(
-        &[
-            "--profile",
-            "legacy",
-            "--grace",
-            "0.3",
-            "--max-queue-bytes",
-            "20000",
-            "--log",
-            log.to_str().unwrap(),
-        ],
-        &["--on-start", junk.to_str().unwrap(), "--stall", "3600"],
+    let (mut child, log) = spawn_after_invalid_requests(
+        &dir,
+        2_000,
+        &["--max-queue-bytes", "20000"],
+        &["--stall", "3600"],
     );
     // The client keeps its end open (closing it would close the server's stdin, making the
     // replies moot); once the proxy has read the junk, a SIGTERM ends the proxy.
@@ -1398,18 +1400,8 @@ fn a_slow_client_gets_everything_a_server_wrote_before_it_exited() {
         .spawn()
         .unwrap();
     let stdin = child.stdin.take().unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let mut got = 0usize;
-    let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        let n = stdout.read(&mut chunk).unwrap();
-        if n == 0 {
-            break;
-        }
-        got += n;
-        std::thread::sleep(Duration::from_millis(30));
-    }
+    let got = read_slowly(child.stdout.take().unwrap(), Duration::from_millis(30));
     drop(stdin);
     assert_eq!(wait_for(&mut child, Duration::from_secs(60)), Some(3));
-    assert_eq!(got, line.len() * 12);
+    assert_eq!(got.len(), line.len() * 12);
 }

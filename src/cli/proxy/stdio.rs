@@ -274,20 +274,13 @@ impl Lane {
     }
 }
 
-/// What a reader tells the rest of the proxy: the bytes it has read, and that its input ended.
-#[derive(Clone, Debug, Default)]
-struct InputEvents {
-    read: Arc<AtomicU64>,
-    ended: Arc<Notify>,
-}
-
 /// The reading side of one direction while it forwards: its input, the bytes read but not
 /// yet framed, whether the input ended, and whom to tell when it does.
 struct Input<'a, R> {
     reader: &'a mut R,
     buf: &'a mut BytesMut,
     eof: &'a mut bool,
-    events: &'a InputEvents,
+    ended: &'a Notify,
     /// Under `--monitor`: the bytes read and not yet forwarded as read.
     raw: Option<BytesMut>,
 }
@@ -300,10 +293,9 @@ impl<R: AsyncRead + Unpin> Input<'_, R> {
         match self.reader.read_buf(self.buf).await {
             Ok(0) | Err(_) => {
                 *self.eof = true;
-                self.events.ended.notify_one();
+                self.ended.notify_one();
             }
-            Ok(n) => {
-                self.events.read.fetch_add(n as u64, Relaxed);
+            Ok(_) => {
                 if let Some(raw) = &mut self.raw {
                     raw.extend_from_slice(&self.buf[before..]);
                 }
@@ -425,8 +417,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     });
     let client_writer = tokio::spawn(write_loop(tokio::io::stdout(), client_rx));
     // Told when the client closes its end (also while its frames wait for the server).
-    let client = InputEvents::default();
-    let server = InputEvents::default();
+    let client_ended = Arc::new(Notify::new());
     // Whether the server is held back by a slow client: output for the client is queued,
     // and the client has read some of it since the last look (`progress` is the client
     // writer's byte count then).
@@ -447,7 +438,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         to_server.clone(),
         to_client.clone(),
         c.monitor,
-        client.clone(),
+        Arc::clone(&client_ended),
     ));
     let mut s2c = tokio::spawn(pump(
         Direction::ServerToClient,
@@ -457,7 +448,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         to_client,
         to_server,
         c.monitor,
-        server,
+        Arc::new(Notify::new()),
     ));
 
     let grace = Duration::from_secs_f64(args.grace.max(0.0));
@@ -488,7 +479,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
             _ = &mut s2c => break,
             // The client closed its end: its frames still queued go on to the server, then
             // its stdin is closed.
-            _ = client.ended.notified(), if stage == Stop::Running => stage = Stop::Draining,
+            _ = client_ended.notified(), if stage == Stop::Running => stage = Stop::Draining,
             _ = &mut c2s, if stage == Stop::Running => stage = Stop::Draining,
             _ = stdin_closed.notified(), if stage == Stop::Draining => {
                 stage = Stop::Grace;
@@ -692,8 +683,7 @@ fn exit_code(status: std::process::ExitStatus) -> u8 {
 
 /// Reads one direction: frames, judges and routes every frame until EOF. Forwarded frames
 /// wait for room in `forward` (reading ahead meanwhile, [`Input::forward`]); replies to the
-/// sender go to `back` ([`Lane::reply`]). `events` hears of the bytes read and of the end of
-/// input. Under `monitor`
+/// sender go to `back` ([`Lane::reply`]). `ended` is told when the input ends. Under `monitor`
 /// every read is forwarded as it is, before it is framed: nothing is held back or dropped,
 /// not even a line over the frame limit (whose bytes the framer discards), and frames are
 /// only judged and logged.
@@ -706,7 +696,7 @@ async fn pump<R: AsyncRead + Unpin>(
     forward: Lane,
     back: Lane,
     monitor: bool,
-    events: InputEvents,
+    ended: Arc<Notify>,
 ) {
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
     let mut eof = false;
@@ -714,7 +704,7 @@ async fn pump<R: AsyncRead + Unpin>(
         reader: &mut reader,
         buf: &mut buf,
         eof: &mut eof,
-        events: &events,
+        ended: &ended,
         raw: monitor.then(BytesMut::new),
     };
     'read: loop {
@@ -886,12 +876,7 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for Counting<W> {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<io::Result<()>> {
-        let r = std::pin::Pin::new(&mut self.inner).poll_shutdown(cx);
-        if r.is_ready() {
-            // Closing the output is progress too (the server's EOF).
-            self.written.fetch_add(1, Relaxed);
-        }
-        r
+        std::pin::Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }
 
@@ -998,7 +983,7 @@ mod tests {
                 forward,
                 back,
                 false,
-                InputEvents::default(),
+                Arc::new(Notify::new()),
             ));
             // Until the budget is spent (each step gives the reader the thread).
             let mut waited = 0;
