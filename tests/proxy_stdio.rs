@@ -1285,7 +1285,7 @@ fn a_server_reading_late_after_the_client_ends_gets_everything() {
 /// client that still reads it: a server answering a slow reader is not ended mid-answer (re-trial: 3,000 answers of 100 KB
 /// to a reader that slept 1 ms per 64 KiB, 1,216 delivered, exit 143; before the queue bound,
 /// and now, all of them). Here 40 answers of 200 KB to a reader sleeping 20 ms per read,
-/// about 2.5 s in all, through a 100 kB queue, against a grace period of 0.3 s.
+/// about 2.5 s in all, through a 100 kB queue, against a grace period of 1 s.
 #[test]
 fn the_grace_period_waits_for_a_server_still_writing_to_a_slow_client() {
     if !python() {
@@ -1303,7 +1303,7 @@ fn the_grace_period_waits_for_a_server_still_writing_to_a_slow_client() {
             "--profile",
             "legacy",
             "--grace",
-            "0.3",
+            "1",
             "--max-queue-bytes",
             "100000",
         ],
@@ -1315,8 +1315,15 @@ fn the_grace_period_waits_for_a_server_still_writing_to_a_slow_client() {
         input += &format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
     }
     stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // Wait for the first answer's start, so the server is up and writing before the client
+    // closes its end (CI regression: on a loaded 2-core machine the Python server took more
+    // than a 0.3 s grace period to start, got SIGTERM with nothing queued, exit 143).
+    let mut stdout = child.stdout.take().unwrap();
+    let mut got = vec![0u8; 1];
+    stdout.read_exact(&mut got).unwrap();
     drop(stdin);
-    let got = read_slowly(child.stdout.take().unwrap(), Duration::from_millis(20));
+    got.extend(read_slowly(stdout, Duration::from_millis(20)));
     assert_eq!(wait_for(&mut child, Duration::from_secs(30)), Some(0));
     assert_eq!(lines(&got).len(), 40);
 }
