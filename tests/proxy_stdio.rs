@@ -1377,9 +1377,16 @@ fn a_server_chattering_after_its_eof_still_gets_sigterm() {
         return;
     }
     let mut child = spawn_open(&["--grace", "0.5"], &["--heartbeat", "0.1"]);
-    drop(child.stdin.take().unwrap());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{INIT}\n").as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // Wait for the answer, so the server is up before the client ends (CI regression: under
+    // load it got SIGTERM before it wrote a single notification).
     let out = stdout_lines(&mut child);
+    assert!(out.recv().unwrap().contains("\"result\""));
+    drop(stdin);
     assert_eq!(wait_for(&mut child, Duration::from_secs(30)), Some(143));
+    // It chattered: at least one notification after its EOF.
     assert!(out.iter().count() >= 1);
 }
 
