@@ -666,6 +666,63 @@ fn headers_file_bad_records_and_missing_file() {
     mcpwire().args(["check", "--headers"]).assert().code(2);
 }
 
+/// Regression (fresh-user trial): a POST record with an empty body (`""` or `null`), or
+/// without a method, gave no record at all (exit 0), a lowercase `post` without a body was
+/// skipped while `POST` was an error, and a PUT with a body passed unseen. Each is a record
+/// now; GET and DELETE (no message) are still skipped, and `frame` is the line number.
+#[test]
+fn headers_file_empty_bodies_and_other_methods_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(
+        &dir,
+        "h.jsonl",
+        concat!(
+            r#"{"method":"POST","headers":{"mcp-method":"tools/call"},"body":""}"#,
+            "\n",
+            r#"{"method":"POST","headers":{},"body":null}"#,
+            "\n",
+            r#"{"headers":{},"body":""}"#,
+            "\n",
+            r#"{"method":"post","headers":{}}"#,
+            "\n",
+            r#"{"method":"GET","headers":{}}"#,
+            "\n",
+            r#"{"method":"delete","headers":{}}"#,
+            "\n",
+            r#"{"method":"PUT","headers":{},"body":"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}"}"#,
+            "\n",
+        )
+        .as_bytes(),
+    );
+    let (code, recs, summary) = check_jsonl(&["--headers"], &f);
+    assert_eq!(code, 1);
+    let got: Vec<(u64, Vec<String>)> = recs
+        .iter()
+        .map(|r| (r["frame"].as_u64().unwrap(), kinds(r)))
+        .collect();
+    let want = |k: &str| vec![k.to_owned()];
+    assert_eq!(
+        got,
+        [
+            (1, want("empty")),
+            (2, want("empty")),
+            (3, want("empty")),
+            (4, want("invalid-header-record")),
+            (7, want("invalid-header-record")),
+        ]
+    );
+    assert!(recs[0]["violations"][0]["code"] == -32700);
+    assert!(
+        recs[4]["violations"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"PUT\""),
+        "{}",
+        recs[4]
+    );
+    assert_eq!(summary["invalid"], 5);
+}
+
 #[test]
 fn tasks_extension_accepts_task_results() {
     let f = corpus("spec/extension-tasks.jsonl");

@@ -6,8 +6,10 @@
 //! Each line is one record. A POST record with a body gives one output record: the body is
 //! parsed with the envelope layer, judged by the profile as a client-to-server message (one
 //! [`Validator`] for the whole file: one session), and its headers are compared with it by
-//! [`check_header_record`]. Records without a body (GET, DELETE) are read and skipped. A line
-//! that is not a record is reported as an `invalid-header-record` violation. The file is read
+//! [`check_header_record`]. A POST record's empty body (`""` or `null`) is rejected as `empty`
+//! (-32700), as a 0-byte POST body is. GET and DELETE records (no message) are read and
+//! skipped; a record with any other HTTP method, and a line that is not a record, is reported
+//! as an `invalid-header-record` violation. The file is read
 //! as a stream through the NDJSON framer, so framing errors (an oversize or unterminated line)
 //! are reported like those of any stdio input.
 //!
@@ -120,7 +122,7 @@ pub fn run(
 }
 
 /// The output record of one line, or `None` for a record the header check does not apply to
-/// (no body: GET, DELETE).
+/// (GET, DELETE: no message).
 fn judge_record(
     opts: &Options<'_>,
     validator: &mut Validator,
@@ -150,7 +152,27 @@ fn judge_record(
         }
     };
     if !hr.is_checkable() {
-        return None;
+        // GET (a listen stream) and DELETE (ending the session) carry no message: skipped.
+        // Any other method is no request of the transport: reported, never skipped without
+        // a word (trial finding: a PUT with a body passed unseen).
+        let method = hr.http_method.as_deref().unwrap_or_default();
+        if ["GET", "DELETE"]
+            .iter()
+            .any(|m| m.eq_ignore_ascii_case(method))
+        {
+            return None;
+        }
+        rec.violations.push(ViolationOut {
+            kind: INVALID_HEADER_RECORD.to_owned(),
+            code: mcpwire::error::INVALID_REQUEST.into(),
+            offset: line.offset(),
+            message: format!(
+                "HTTP method {method:?} is none of the Streamable HTTP transport's (POST, GET, \
+                 DELETE)"
+            ),
+            rel: 0,
+        });
+        return Some(rec);
     }
     // The header check parsed the body with the default limits; the profile judges it with
     // the CLI's (and reports any parse error once, as the core kind).
