@@ -28,7 +28,9 @@
 //! too), we close the server's stdin and wait for it to exit: `--grace` seconds, then SIGTERM,
 //! `--grace` seconds more, then SIGKILL. After the client's end, its stdin is closed once the
 //! frames queued for it are written, and the first `--grace` period counts from then, renewed
-//! while the server's output waits for a client that still reads it; after a signal, at once.
+//! while the server is held back by a client that still reads (a frame for the client waited
+//! for room, and the client read some bytes, in the period); after a signal, at once. A
+//! server that has exited gets no signal.
 //! When the server's output ends, what is queued for the client goes on while it reads. Either way the summary
 //! record is written. When the server closes its stdout (it exited), we flush what is left
 //! to the client and exit with the server's exit status (128 + signal number when a signal
@@ -69,6 +71,11 @@ const ITEM_OVERHEAD: usize = 64;
 /// (re-trial: with 200 ms, a client reading in bursts with 0.3 s pauses lost 550,000 of
 /// 1,000,000 replies).
 const REPLY_PATIENCE: Duration = Duration::from_secs(1);
+/// The most bytes handed to an output in one write, so that its progress ([`Lane::written`])
+/// moves while a large frame goes out: our stdout writes each chunk on a blocking thread and
+/// reports it written only when the whole chunk is (re-trial: a client reading 1 MB answers
+/// at 150 KB/s showed no progress for 7 s, and lost 16 of 20 answers to the drain patience).
+const WRITE_CHUNK: usize = 64 * 1024;
 /// How long the client's output may take nothing, once the server's output has ended,
 /// before what is left of it is given up (with a note).
 const DRAIN_PATIENCE: Duration = Duration::from_secs(5);
@@ -142,6 +149,10 @@ struct Lane {
     dropping: Arc<AtomicBool>,
     /// Bytes the writer has written so far (its progress).
     written: Arc<AtomicU64>,
+    /// Twice the frames that had to wait for room so far (counted on entering and on leaving
+    /// the wait), so odd while one waits: it changes, or is odd, whenever the sender is held
+    /// back by this output's receiver.
+    held: Arc<AtomicU64>,
 }
 
 /// The receiving end of a [`Lane`]; closes both budgets when dropped, so that a reader
@@ -181,6 +192,7 @@ fn lane(budget: usize) -> (Lane, LaneRx) {
         budget,
         dropping: Arc::new(AtomicBool::new(false)),
         written,
+        held: Arc::new(AtomicU64::new(0)),
     };
     (tx, rx)
 }
@@ -308,14 +320,25 @@ impl<R: AsyncRead + Unpin> Input<'_, R> {
     /// receiver is not reading.
     async fn forward(&mut self, lane: &Lane, out: Out) -> Result<(), Closed> {
         let n = lane.permits(out.cost());
-        let acquire = Arc::clone(&lane.frames).acquire_many_owned(n);
-        tokio::pin!(acquire);
-        let room = loop {
-            tokio::select! {
-                biased;
-                room = &mut acquire => break room.map_err(|_| Closed)?,
-                // `read_buf` is cancel safe: a read that loses the race took no bytes.
-                _ = self.read(), if !*self.eof && self.buf.len() < READ_AHEAD => {}
+        let room = match Arc::clone(&lane.frames).try_acquire_many_owned(n) {
+            Ok(room) => room,
+            Err(tokio::sync::TryAcquireError::Closed) => return Err(Closed),
+            Err(tokio::sync::TryAcquireError::NoPermits) => {
+                // Held back: counted on entry and on exit, so that a wait spanning a whole
+                // grace period still reads as one in progress (odd count).
+                lane.held.fetch_add(1, Relaxed);
+                let acquire = Arc::clone(&lane.frames).acquire_many_owned(n);
+                tokio::pin!(acquire);
+                let room = loop {
+                    tokio::select! {
+                        biased;
+                        room = &mut acquire => break room,
+                        // `read_buf` is cancel safe: a read that loses the race took no bytes.
+                        _ = self.read(), if !*self.eof && self.buf.len() < READ_AHEAD => {}
+                    }
+                };
+                lane.held.fetch_add(1, Relaxed);
+                room.map_err(|_| Closed)?
             }
         };
         lane.tx
@@ -418,16 +441,24 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     let client_writer = tokio::spawn(write_loop(tokio::io::stdout(), client_rx));
     // Told when the client closes its end (also while its frames wait for the server).
     let client_ended = Arc::new(Notify::new());
-    // Whether the server is held back by a slow client: output for the client is queued,
-    // and the client has read some of it since the last look (`progress` is the client
-    // writer's byte count then).
+    // How far the server has been held back by the client (`Lane::held`) and how much the
+    // client has read (the client writer's byte count): the grace period is renewed when
+    // both moved since the last look (or a frame still waits), so only a server whose output
+    // waits for a client that reads it is given more time; output that flows freely (the
+    // queue never full) does not renew it (re-trial: "something queued" renewed a server
+    // spamming notifications after its EOF for up to 20 s against a 1 s grace).
     let client_progress = {
-        let (queued, written) = (
+        let (held, written) = (Arc::clone(&to_client.held), Arc::clone(&to_client.written));
+        move || (held.load(Relaxed), written.load(Relaxed))
+    };
+    // Whether anything still waits for the client (frames or replies).
+    let client_pending = {
+        let (frames, replies, budget) = (
             Arc::clone(&to_client.frames),
-            Arc::clone(&to_client.written),
+            Arc::clone(&to_client.replies),
+            to_client.budget,
         );
-        let budget = to_client.budget;
-        move || (queued.available_permits() < budget).then(|| written.load(Relaxed))
+        move || frames.available_permits() < budget || replies.available_permits() < budget
     };
     let client_written = Arc::clone(&to_client.written);
     let mut c2s = tokio::spawn(pump(
@@ -461,8 +492,8 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     let mut stage = Stop::Running;
     // After the client's end (not after a signal), the grace period starts once the server's
     // stdin is closed, every frame the client sent written to it (the transport's order:
-    // close the input, then wait), and is renewed while the server's output waits for a
-    // client that still reads it, so a server answering a slow client is not ended while it
+    // close the input, then wait), and is renewed while the server is held back by a
+    // client that still reads (`client_progress`), so a server answering a slow client is not ended while it
     // works (re-trial: a server that started reading after 6 s got SIGTERM at 5 s with all
     // 100,000 requests still queued for it, and one writing 100 KB answers to a slow reader
     // lost 1,700 of 3,000); output that flows freely (a server sending notifications after
@@ -470,7 +501,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     // as it would hold up a client writing to it through a pipe; SIGTERM or SIGINT to the
     // proxy then ends it.
     let mut renew = false;
-    let mut seen_progress: Option<u64> = None;
+    let mut seen_progress = (0, 0);
     let deadline = tokio::time::sleep(Duration::MAX / 4);
     tokio::pin!(deadline);
     // Wait for the server's stdout to close; the client closing first starts the shutdown.
@@ -500,7 +531,8 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
             }
             _ = &mut deadline, if !matches!(stage, Stop::Running | Stop::Draining) => {
                 let now = client_progress();
-                if stage == Stop::Grace && renew && now.is_some() && now != seen_progress {
+                let held_back = now.0 != seen_progress.0 || now.0 % 2 == 1;
+                if stage == Stop::Grace && renew && held_back && now.1 != seen_progress.1 {
                     seen_progress = now;
                     deadline.as_mut().reset(tokio::time::Instant::now() + grace);
                     continue;
@@ -540,6 +572,12 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
             break;
         }
         let now = client_written.load(Relaxed);
+        if now == seen && !client_pending() {
+            // Nothing waits for the client: its writer only waits for the end of the
+            // server's output, held open by something else (the server's own children).
+            client_writer.abort();
+            break;
+        }
         if now == seen {
             note(
                 &judge,
@@ -595,6 +633,12 @@ impl Stop {
         judge: &Arc<Mutex<Shared>>,
         when: &str,
     ) -> Option<Option<Duration>> {
+        // A server that has exited gets no signal, and no note that it is "still running"
+        // (re-trial: both were logged for a server that had exited 0, or on SIGTERM).
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            *self = Stop::Killed;
+            return None;
+        }
         match *self {
             Stop::Running | Stop::Draining | Stop::Grace => {
                 *self = Stop::Terminated;
@@ -828,15 +872,23 @@ async fn write_loop<W: AsyncWrite + Unpin>(w: W, mut rx: LaneRx) -> io::Result<(
         written: Arc::clone(&rx.written),
     };
     let mut w = BufWriter::with_capacity(READ_CHUNK, w);
+    // The room of the items written since the last flush: held until they are flushed, so
+    // that an empty budget means nothing waits for this output.
+    let mut rooms = Vec::new();
     while let Some(first) = rx.rx.recv().await {
+        rooms.push(first._room);
         let mut close = put(&mut w, first.out).await?;
         while !close {
             match rx.rx.try_recv() {
-                Ok(m) => close = put(&mut w, m.out).await?,
+                Ok(m) => {
+                    rooms.push(m._room);
+                    close = put(&mut w, m.out).await?;
+                }
                 Err(_) => break,
             }
         }
         w.flush().await?;
+        rooms.clear();
         if close {
             let _ = w.shutdown().await;
             return Ok(());
@@ -860,6 +912,7 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for Counting<W> {
         buf: &[u8],
     ) -> std::task::Poll<io::Result<usize>> {
         let this = &mut *self;
+        let buf = &buf[..buf.len().min(WRITE_CHUNK)];
         let r = std::pin::Pin::new(&mut this.inner).poll_write(cx, buf);
         if let std::task::Poll::Ready(Ok(n)) = r {
             this.written.fetch_add(n as u64, Relaxed);
