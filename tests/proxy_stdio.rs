@@ -1281,95 +1281,82 @@ fn a_server_reading_late_after_the_client_ends_gets_everything() {
     assert_eq!(wait_for(&mut child, Duration::from_secs(30)), Some(143));
 }
 
-/// After the client's end the grace period is renewed while the server's output waits for a
-/// client that still reads it: a server answering a slow reader is not ended mid-answer (re-trial: 3,000 answers of 100 KB
-/// to a reader that slept 1 ms per 64 KiB, 1,216 delivered, exit 143; before the queue bound,
-/// and now, all of them). Here 40 answers of 200 KB to a reader sleeping 20 ms per read,
-/// about 2.5 s in all, through a 100 kB queue, against a grace period of 1 s.
+/// The proxy (`--profile legacy --grace GRACE --max-queue-bytes QUEUE`) in front of a fake
+/// server answering each of `n` pings with a result padded by `pad` bytes; the client writes
+/// the pings, waits for the first byte of the answers (so that the server is up and writing
+/// before the client ends: CI regression, on a loaded 2-core machine the Python server took
+/// more than a 0.3 s grace period to start and got SIGTERM with nothing queued, exit 143),
+/// closes its end and reads slowly ([`read_slowly`] with `pause`). Returns the proxy's exit
+/// status and the number of lines the client got.
+fn slow_client_run(
+    n: usize,
+    pad: usize,
+    grace: &str,
+    queue: &str,
+    pause: Duration,
+) -> (Option<i32>, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let answer = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{{\"pad\":\"{}\"}}}}\n",
+        "y".repeat(pad)
+    );
+    let script = file(&dir, "script", answer.repeat(n).as_bytes());
+    let mut child = spawn_open(
+        &[
+            "--profile",
+            "legacy",
+            "--grace",
+            grace,
+            "--max-queue-bytes",
+            queue,
+        ],
+        &["--script", script.to_str().unwrap()],
+    );
+    let mut stdin = child.stdin.take().unwrap();
+    let input: String = (1..=n)
+        .map(|id| format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n"))
+        .collect();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut got = vec![0u8; 1];
+    stdout.read_exact(&mut got).unwrap();
+    drop(stdin);
+    got.extend(read_slowly(stdout, pause));
+    (
+        wait_for(&mut child, Duration::from_secs(60)),
+        lines(&got).len(),
+    )
+}
+
+/// After the client's end the grace period is renewed while the server is held back by a
+/// client that still reads: a server answering a slow reader is not ended mid-answer
+/// (re-trial: 3,000 answers of 100 KB to a reader that slept 1 ms per 64 KiB, 1,216
+/// delivered, exit 143; before the queue bound, and now, all of them). Here 40 answers of
+/// 200 KB to a reader sleeping 20 ms per read, about 2.5 s in all, through a 100 kB queue
+/// (smaller than an answer: the server is held back), against a grace period of 1 s.
 #[test]
 fn the_grace_period_waits_for_a_server_still_writing_to_a_slow_client() {
     if !python() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let answer = format!(
-        "{{\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{{\"pad\":\"{}\"}}}}\n",
-        "y".repeat(200_000)
-    );
-    let script = file(&dir, "script", answer.repeat(40).as_bytes());
-    // A queue smaller than the answers: the server is held back by the slow client.
-    let mut child = spawn_open(
-        &[
-            "--profile",
-            "legacy",
-            "--grace",
-            "1",
-            "--max-queue-bytes",
-            "100000",
-        ],
-        &["--script", script.to_str().unwrap()],
-    );
-    let mut stdin = child.stdin.take().unwrap();
-    let mut input = String::new();
-    for id in 1..=40 {
-        input += &format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
-    }
-    stdin.write_all(input.as_bytes()).unwrap();
-    stdin.flush().unwrap();
-    // Wait for the first answer's start, so the server is up and writing before the client
-    // closes its end (CI regression: on a loaded 2-core machine the Python server took more
-    // than a 0.3 s grace period to start, got SIGTERM with nothing queued, exit 143).
-    let mut stdout = child.stdout.take().unwrap();
-    let mut got = vec![0u8; 1];
-    stdout.read_exact(&mut got).unwrap();
-    drop(stdin);
-    got.extend(read_slowly(stdout, Duration::from_millis(20)));
-    assert_eq!(wait_for(&mut child, Duration::from_secs(30)), Some(0));
-    assert_eq!(lines(&got).len(), 40);
+    let run = slow_client_run(40, 200_000, "1", "100000", Duration::from_millis(20));
+    assert_eq!(run, (Some(0), 40));
 }
 
 /// The client's progress is seen while one large frame goes out, not only once it is all
-/// written: a server blocked writing 1 MB answers to a client reading 64 KiB per 150 ms
-/// (about 2.3 s per answer) is not ended by a 1 s grace period (re-trial: the progress moved
-/// once per whole write, so a client reading 1 MB answers at 400 KB/s had its server
-/// SIGTERMed, 18 of 20 answers, exit 143, 7 of 7 runs).
+/// written: a server blocked writing five 500 KB answers (more than the 500 kB queue and the
+/// 1 MiB read-ahead hold) to a client reading 64 KiB per 150 ms (about 1.1 s per answer) is
+/// not ended by a 0.5 s grace period (re-trial: the progress moved once per whole write, so
+/// a client reading 1 MB answers at 400 KB/s had its server SIGTERMed, 18 of 20 answers,
+/// exit 143, 7 of 7 runs).
 #[test]
 fn the_grace_period_sees_a_slow_client_read_inside_a_large_frame() {
     if !python() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let answer = format!(
-        "{{\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{{\"pad\":\"{}\"}}}}\n",
-        "y".repeat(500_000)
-    );
-    let script = file(&dir, "script", answer.repeat(5).as_bytes());
-    let mut child = spawn_open(
-        &[
-            "--profile",
-            "legacy",
-            "--grace",
-            "0.5",
-            "--max-queue-bytes",
-            "500000",
-        ],
-        &["--script", script.to_str().unwrap()],
-    );
-    let mut stdin = child.stdin.take().unwrap();
-    let mut input = String::new();
-    for id in 1..=5 {
-        input += &format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
-    }
-    stdin.write_all(input.as_bytes()).unwrap();
-    stdin.flush().unwrap();
-    // The server is up and writing before the client ends (see the test above).
-    let mut stdout = child.stdout.take().unwrap();
-    let mut got = vec![0u8; 1];
-    stdout.read_exact(&mut got).unwrap();
-    drop(stdin);
-    got.extend(read_slowly(stdout, Duration::from_millis(150)));
-    assert_eq!(wait_for(&mut child, Duration::from_secs(60)), Some(0));
-    assert_eq!(lines(&got).len(), 5);
+    let run = slow_client_run(5, 500_000, "0.5", "500000", Duration::from_millis(150));
+    assert_eq!(run, (Some(0), 5));
 }
 
 /// A server that has exited gets no signal and no note that it is "still running", and an
