@@ -637,12 +637,7 @@ impl HeaderRecord {
                 _ => b.slice(line).to_vec(),
             },
         };
-        if body.is_empty()
-            && http_method
-                .as_deref()
-                .is_none_or(|m| m.eq_ignore_ascii_case("POST"))
-            && obj.get("body").is_none()
-        {
+        if obj.get("body").is_none() && is_post(http_method.as_deref()) {
             return Err(HeaderRecordError::Shape("no body"));
         }
         Ok(Self {
@@ -666,16 +661,20 @@ impl HeaderRecord {
     /// (-32700), as a 0-byte POST body is (trial finding: such records were skipped without a
     /// word).
     pub fn is_checkable(&self) -> bool {
-        self.http_method
-            .as_deref()
-            .is_none_or(|m| m.eq_ignore_ascii_case("POST"))
+        is_post(self.http_method.as_deref())
     }
+}
+
+/// A record's HTTP method is POST (compared ignoring ASCII case), or it has none.
+fn is_post(method: Option<&str>) -> bool {
+    method.is_none_or(|m| m.eq_ignore_ascii_case("POST"))
 }
 
 /// Reads one headers jsonl line and runs the header check on it: parses the body with the
 /// envelope layer (a body that is not JSON gives its core violation) and appends
 /// [`check_headers`]'s violations. Records that are not POSTs (see
-/// [`HeaderRecord::is_checkable`]) are read but not checked. Returns the record so the caller can also validate the body.
+/// [`HeaderRecord::is_checkable`]) are read but not checked. Returns the record so the
+/// caller can also validate the body.
 ///
 /// # Errors
 /// See [`HeaderRecord::parse`].

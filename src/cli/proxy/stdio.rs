@@ -30,11 +30,10 @@
 //! frames queued for it are written, and the first `--grace` period counts from then, renewed
 //! while the server is held back by a client that still reads (a frame for the client waited
 //! for room, and the client read some bytes, in the period); after a signal, at once. A
-//! server that has exited gets no signal.
-//! When the server's output ends, what is queued for the client goes on while it reads. Either way the summary
-//! record is written. When the server closes its stdout (it exited), we flush what is left
-//! to the client and exit with the server's exit status (128 + signal number when a signal
-//! ended it).
+//! server that has exited gets no signal. When the server's output ends, what is queued for
+//! the client goes on while it reads. Either way the summary record is written. When the
+//! server closes its stdout (it exited), we flush what is left to the client and exit with the
+//! server's exit status (128 + signal number when a signal ended it).
 
 use std::ffi::OsString;
 use std::io;
@@ -460,7 +459,6 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         );
         move || frames.available_permits() < budget || replies.available_permits() < budget
     };
-    let client_written = Arc::clone(&to_client.written);
     let mut c2s = tokio::spawn(pump(
         Direction::ClientToServer,
         tokio::io::stdin(),
@@ -492,9 +490,9 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     let mut stage = Stop::Running;
     // After the client's end (not after a signal), the grace period starts once the server's
     // stdin is closed, every frame the client sent written to it (the transport's order:
-    // close the input, then wait), and is renewed while the server is held back by a
-    // client that still reads (`client_progress`), so a server answering a slow client is not ended while it
-    // works (re-trial: a server that started reading after 6 s got SIGTERM at 5 s with all
+    // close the input, then wait), and is renewed while the server is held back by a client
+    // that still reads (`client_progress`), so a server answering a slow client is not ended
+    // while it works (re-trial: a server that started reading after 6 s got SIGTERM at 5 s with all
     // 100,000 requests still queued for it, and one writing 100 KB answers to a slow reader
     // lost 1,700 of 3,000); output that flows freely (a server sending notifications after
     // its EOF) does not renew it. A server that never reads its input holds the shutdown up
@@ -563,7 +561,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     // wait cut a slow reader off, one frame of ten lost without a word); given up, with a
     // note, once it has read nothing for DRAIN_PATIENCE.
     let mut client_writer = client_writer;
-    let mut seen = client_written.load(Relaxed);
+    let mut seen = client_progress().1;
     loop {
         if tokio::time::timeout(DRAIN_PATIENCE, &mut client_writer)
             .await
@@ -571,22 +569,21 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         {
             break;
         }
-        let now = client_written.load(Relaxed);
-        if now == seen && !client_pending() {
-            // Nothing waits for the client: its writer only waits for the end of the
-            // server's output, held open by something else (the server's own children).
-            client_writer.abort();
-            break;
-        }
+        let now = client_progress().1;
         if now == seen {
-            note(
-                &judge,
-                &format!(
-                    "output for the client not delivered: it read nothing for {} s after the \
-                     server's output ended",
-                    DRAIN_PATIENCE.as_secs()
-                ),
-            );
+            // Given up; only noted when something still waited for the client (otherwise
+            // its writer only waits for the end of the server's output, held open by
+            // something else, such as the server's own children).
+            if client_pending() {
+                note(
+                    &judge,
+                    &format!(
+                        "output for the client not delivered: it read nothing for {} s after \
+                         the server's output ended",
+                        DRAIN_PATIENCE.as_secs()
+                    ),
+                );
+            }
             client_writer.abort();
             break;
         }
