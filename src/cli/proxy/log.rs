@@ -11,7 +11,9 @@
 //!   of `replied` (error reply sent to the sender), `replaced` (a rejected response replaced by
 //!   an error response to its receiver; over HTTP the client is also sent its error reply),
 //!   `dropped`, `forwarded` (`--monitor`).
-//! * `{"event":"summary","c2s":{…},"s2c":{…},"violations":{KIND:N},"exit_status":INT|null}`.
+//! * `{"event":"summary","c2s":{…},"s2c":{…},"violations":{KIND:N},"exit_status":INT|null}`,
+//!   each direction with its [`DirStats`] (on stdio, with what was not delivered:
+//!   [`Undelivered`]).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -49,6 +51,32 @@ pub struct DirStats {
     /// SSE field lines of an unknown name (ignored by the event stream standard: a misspelt
     /// `Data:` line loses its value).
     pub sse_unknown_fields: u64,
+    /// stdio only (absent over HTTP): what of this direction's traffic did not reach its
+    /// receiver, although counted above under the action it got.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undelivered: Option<Undelivered>,
+}
+
+/// The part of one direction's traffic that was not delivered (stdio): replies dropped past
+/// their budget (the sender read none for 1 s), and anything still queued, or not yet written
+/// out, when the proxy ended (a signal, the server's exit, an output that failed or stopped
+/// reading). Each is also counted under its action (`forwarded`, `replied`, `replaced`), which
+/// says what the proxy did with the frame, not whether it arrived. An item counts as delivered
+/// once its output took all its bytes; our stdout says so only for whole writes (up to
+/// 64 KiB), so up to 64 KiB of what went to the client when the proxy ended may be counted
+/// here although part of it arrived.
+#[derive(Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Undelivered {
+    /// Forwarded frames that did not reach the receiver (under `--monitor`: 0, its bytes are
+    /// in `bytes`).
+    pub forwarded: u64,
+    /// Error replies that did not reach this direction's sender.
+    pub replied: u64,
+    /// Replacements (error responses for the receiver) that did not reach it.
+    pub replaced: u64,
+    /// Bytes of all of these (frames and messages with their line terminators; under
+    /// `--monitor`, the bytes read and not passed on).
+    pub bytes: u64,
 }
 
 /// Whole-session counters.

@@ -52,7 +52,7 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio_util::codec::Decoder;
 
 use super::judge::{Action, Judge};
-use super::log::Log;
+use super::log::{Log, Undelivered};
 use super::{CommonProxyArgs, Signals};
 
 /// Default of `--max-queue-bytes`: bytes of forwarded frames queued for one output before
@@ -108,30 +108,109 @@ enum Out {
     Frame(Bytes, &'static [u8]),
     /// Bytes written as they are (under `--monitor`, everything as it is read).
     Raw(Bytes),
-    /// A message the proxy made (error reply or replacement); gets `\n`.
-    Line(Vec<u8>),
+    /// An error reply the proxy made for the writer's peer (to a frame it sent); gets `\n`.
+    Reply(Vec<u8>),
+    /// An error response the proxy sends the writer's peer in place of a rejected frame
+    /// (`Action::Replace`); gets `\n`.
+    Replacement(Vec<u8>),
     /// The sender's side closed: flush and close this output.
     Close,
 }
 
 impl Out {
+    /// Bytes it writes.
+    fn len(&self) -> usize {
+        match self {
+            Out::Frame(b, t) => b.len() + t.len(),
+            Out::Raw(b) => b.len(),
+            Out::Reply(b) | Out::Replacement(b) => b.len() + 1,
+            Out::Close => 0,
+        }
+    }
+
     /// Bytes it takes in a lane's budget.
     fn cost(&self) -> usize {
-        ITEM_OVERHEAD
-            + match self {
-                Out::Frame(b, t) => b.len() + t.len(),
-                Out::Raw(b) => b.len(),
-                Out::Line(b) => b.len() + 1,
-                Out::Close => 0,
-            }
+        ITEM_OVERHEAD + self.len()
+    }
+
+    /// Where it is counted in [`Lost`] when it is not delivered (`Close` is not).
+    fn lost_index(&self) -> Option<usize> {
+        match self {
+            Out::Frame(..) => Some(Lost::FRAME),
+            Out::Raw(_) => Some(Lost::RAW),
+            Out::Reply(_) => Some(Lost::REPLY),
+            Out::Replacement(_) => Some(Lost::REPLACEMENT),
+            Out::Close => None,
+        }
     }
 }
 
-/// One queued item and the budget room it holds until it is written.
+/// Items of one lane that did not reach its output, by kind ([`Out::lost_index`]): dropped
+/// before they were queued (no room, the writer gone, the sender's task ended), still queued
+/// when the writer ended, or not yet handed to the output when it failed or was ended.
+#[derive(Debug, Default)]
+struct Lost {
+    count: [AtomicU64; 4],
+    bytes: [AtomicU64; 4],
+}
+
+impl Lost {
+    const FRAME: usize = 0;
+    const RAW: usize = 1;
+    const REPLY: usize = 2;
+    const REPLACEMENT: usize = 3;
+
+    fn count(&self, i: usize) -> u64 {
+        self.count[i].load(Relaxed)
+    }
+
+    fn bytes(&self, i: usize) -> u64 {
+        self.bytes[i].load(Relaxed)
+    }
+
+    /// What one direction did not deliver: the frames (and replacements) it forwarded on the
+    /// lane `forward`, and the replies made for its sender on the lane `back`.
+    fn undelivered(forward: &Lost, back: &Lost) -> Undelivered {
+        Undelivered {
+            forwarded: forward.count(Lost::FRAME),
+            replied: back.count(Lost::REPLY),
+            replaced: forward.count(Lost::REPLACEMENT),
+            bytes: forward.bytes(Lost::FRAME)
+                + forward.bytes(Lost::RAW)
+                + forward.bytes(Lost::REPLACEMENT)
+                + back.bytes(Lost::REPLY),
+        }
+    }
+}
+
+/// One item for a writer and the budget room it holds until it is written. Dropped before
+/// the writer has handed all its bytes to the output ([`Queued::delivered`]), it counts
+/// itself in its lane's [`Lost`], wherever that happens (not queued, still queued, or in the
+/// writer's buffer when the writer ended), so that what the summary calls forwarded or
+/// replied and never arrived is reported too (re-trial: replies dropped past the budget,
+/// and frames discarded on a SIGTERM, counted as delivered).
 #[derive(Debug)]
 struct Queued {
     out: Out,
-    _room: Option<OwnedSemaphorePermit>,
+    room: Option<OwnedSemaphorePermit>,
+    /// Where it is counted if dropped undelivered; `None` once delivered.
+    lost: Option<Arc<Lost>>,
+}
+
+impl Queued {
+    /// It reached the output.
+    fn delivered(mut self) {
+        self.lost = None;
+    }
+}
+
+impl Drop for Queued {
+    fn drop(&mut self) {
+        if let (Some(lost), Some(i)) = (&self.lost, self.out.lost_index()) {
+            lost.count[i].fetch_add(1, Relaxed);
+            lost.bytes[i].fetch_add(self.out.len() as u64, Relaxed);
+        }
+    }
 }
 
 /// The sending end of the queue in front of one writer (module docs): forwarded frames wait
@@ -152,6 +231,8 @@ struct Lane {
     /// the wait), so odd while one waits: it changes, or is odd, whenever the sender is held
     /// back by this output's receiver.
     held: Arc<AtomicU64>,
+    /// What was given to this lane and did not reach its output.
+    lost: Arc<Lost>,
 }
 
 /// The receiving end of a [`Lane`]; closes both budgets when dropped, so that a reader
@@ -192,6 +273,7 @@ fn lane(budget: usize) -> (Lane, LaneRx) {
         dropping: Arc::new(AtomicBool::new(false)),
         written,
         held: Arc::new(AtomicU64::new(0)),
+        lost: Arc::new(Lost::default()),
     };
     (tx, rx)
 }
@@ -216,6 +298,15 @@ impl Lane {
         cost.min(self.budget) as u32
     }
 
+    /// `out` as an item of this lane, holding no room yet; counted as lost unless delivered.
+    fn item(&self, out: Out) -> Queued {
+        Queued {
+            out,
+            room: None,
+            lost: Some(Arc::clone(&self.lost)),
+        }
+    }
+
     /// Queues a reply made for the writer's peer. When its budget is spent, it waits for room
     /// as long as the writer keeps writing (the peer reads: it is only slower than its
     /// sender), and is dropped once the writer has written nothing for [`REPLY_PATIENCE`] (the
@@ -225,23 +316,19 @@ impl Lane {
     /// dropped for want of room (`first` for the first drop of a run), `Err(Dropped::Gone)`
     /// when the writer is gone (its output closed: the reply is moot).
     async fn reply(&self, body: Vec<u8>) -> Result<(), Dropped> {
+        let mut item = self.item(Out::Reply(body));
         if self.replies.is_closed() {
             return Err(Dropped::Gone);
         }
-        let out = Out::Line(body);
-        let n = self.permits(out.cost());
+        let n = self.permits(item.out.cost());
         let room = match Arc::clone(&self.replies).try_acquire_many_owned(n) {
             Ok(room) => Some(room),
             Err(_) if self.dropping.load(Relaxed) => None,
             Err(_) => self.wait_for_reply_room(n).await,
         };
         let queued = room.is_some_and(|room| {
-            self.tx
-                .send(Queued {
-                    out,
-                    _room: Some(room),
-                })
-                .is_ok()
+            item.room = Some(room);
+            self.tx.send(item).is_ok()
         });
         if self.replies.is_closed() {
             return Err(Dropped::Gone);
@@ -278,10 +365,7 @@ impl Lane {
 
     /// Queues the end of the output (takes no room).
     fn close(&self) {
-        let _ = self.tx.send(Queued {
-            out: Out::Close,
-            _room: None,
-        });
+        let _ = self.tx.send(self.item(Out::Close));
     }
 }
 
@@ -318,7 +402,10 @@ impl<R: AsyncRead + Unpin> Input<'_, R> {
     /// (up to [`READ_AHEAD`] buffered bytes), so that the end of input is seen while the
     /// receiver is not reading.
     async fn forward(&mut self, lane: &Lane, out: Out) -> Result<(), Closed> {
-        let n = lane.permits(out.cost());
+        // Counted as lost if it is dropped on the way (the writer gone, or this task ended
+        // while it waits for room).
+        let mut item = lane.item(out);
+        let n = lane.permits(item.out.cost());
         let room = match Arc::clone(&lane.frames).try_acquire_many_owned(n) {
             Ok(room) => room,
             Err(tokio::sync::TryAcquireError::Closed) => return Err(Closed),
@@ -340,12 +427,8 @@ impl<R: AsyncRead + Unpin> Input<'_, R> {
                 room.map_err(|_| Closed)?
             }
         };
-        lane.tx
-            .send(Queued {
-                out,
-                _room: Some(room),
-            })
-            .map_err(|_| Closed)
+        item.room = Some(room);
+        lane.tx.send(item).map_err(|_| Closed)
     }
 }
 
@@ -426,18 +509,20 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
 
     let (to_server, server_rx) = lane(args.max_queue_bytes as usize);
     let (to_client, client_rx) = lane(args.max_queue_bytes as usize);
+    let (server_lost, client_lost) = (Arc::clone(&to_server.lost), Arc::clone(&to_client.lost));
     // Told when the server's stdin is closed: every frame queued for it written, or its
     // stdin failed.
     let stdin_closed = Arc::new(Notify::new());
     let server_writer = tokio::spawn({
         let closed = Arc::clone(&stdin_closed);
         async move {
-            let r = write_loop(child_in, server_rx).await;
+            let r = write_loop(child_in, server_rx, false).await;
             closed.notify_one();
             r
         }
     });
-    let client_writer = tokio::spawn(write_loop(tokio::io::stdout(), client_rx));
+    // Our stdout writes on a blocking thread: a write is done once the next one is taken.
+    let client_writer = tokio::spawn(write_loop(tokio::io::stdout(), client_rx, true));
     // Told when the client closes its end (also while its frames wait for the server).
     let client_ended = Arc::new(Notify::new());
     // How far the server has been held back by the client (`Lane::held`) and how much the
@@ -486,7 +571,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     // close its stdin as a closing client would, give it the grace period, then SIGTERM, then
     // SIGKILL (spec digest §7.1), and still write the summary.
     let mut signals = Signals::new()?;
-    let mut server_writer = Some(server_writer);
+    let (mut c2s_done, mut s2c_done) = (false, false);
     let mut stage = Stop::Running;
     // After the client's end (not after a signal), the grace period starts once the server's
     // stdin is closed, every frame the client sent written to it (the transport's order:
@@ -505,11 +590,17 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     // Wait for the server's stdout to close; the client closing first starts the shutdown.
     loop {
         tokio::select! {
-            _ = &mut s2c => break,
+            _ = &mut s2c => {
+                s2c_done = true;
+                break;
+            }
             // The client closed its end: its frames still queued go on to the server, then
             // its stdin is closed.
             _ = client_ended.notified(), if stage == Stop::Running => stage = Stop::Draining,
-            _ = &mut c2s, if stage == Stop::Running => stage = Stop::Draining,
+            _ = &mut c2s, if stage == Stop::Running => {
+                c2s_done = true;
+                stage = Stop::Draining;
+            }
             _ = stdin_closed.notified(), if stage == Stop::Draining => {
                 stage = Stop::Grace;
                 renew = true;
@@ -518,10 +609,8 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
             }
             name = signals.recv(), if matches!(stage, Stop::Running | Stop::Draining) => {
                 note(&judge, &format!("{name} received: closing the server's stdin"));
-                // Dropping the writer closes the server's stdin (its EOF).
-                if let Some(w) = server_writer.take() {
-                    w.abort();
-                }
+                // Ending the writer closes the server's stdin (its EOF).
+                server_writer.abort();
                 c2s.abort();
                 stage = Stop::Grace;
                 renew = false;
@@ -561,12 +650,14 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     // wait cut a slow reader off, one frame of ten lost without a word); given up, with a
     // note, once it has read nothing for DRAIN_PATIENCE.
     let mut client_writer = client_writer;
+    let mut client_writer_done = false;
     let mut seen = client_progress().1;
     loop {
         if tokio::time::timeout(DRAIN_PATIENCE, &mut client_writer)
             .await
             .is_ok()
         {
+            client_writer_done = true;
             break;
         }
         let now = client_progress().1;
@@ -584,23 +675,36 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
                     ),
                 );
             }
-            client_writer.abort();
             break;
         }
         seen = now;
     }
-    c2s.abort();
-    if let Some(w) = server_writer {
-        w.abort();
+    // Every task ends before the counts are read: what each drops on its way out (a frame
+    // waiting for room, the items queued or unflushed) counts itself as lost.
+    if !client_writer_done {
+        end_task(client_writer).await;
     }
+    if !c2s_done {
+        end_task(c2s).await;
+    }
+    if !s2c_done {
+        end_task(s2c).await;
+    }
+    end_task(server_writer).await;
     let code = exit_code(status);
-    judge
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .judge
-        .log
-        .summary(Some(i32::from(code)));
+    let mut guard = judge.lock().unwrap_or_else(|p| p.into_inner());
+    let log = &mut guard.judge.log;
+    log.stats.c2s.undelivered = Some(Lost::undelivered(&server_lost, &client_lost));
+    log.stats.s2c.undelivered = Some(Lost::undelivered(&client_lost, &server_lost));
+    log.summary(Some(i32::from(code)));
     Ok(code)
+}
+
+/// Ends a task that has not been awaited to its end, and waits until it has ended (its
+/// future dropped).
+async fn end_task<T>(task: tokio::task::JoinHandle<T>) {
+    task.abort();
+    let _ = task.await;
 }
 
 /// Where the shutdown of the server stands (spec digest §7.1: close its stdin, wait, SIGTERM,
@@ -801,13 +905,13 @@ async fn pump<R: AsyncRead + Unpin>(
                     reply(&back, body, &judge, dir).await;
                     Ok(())
                 }
-                Action::Replace(body) => input.forward(&forward, Out::Line(body)).await,
+                Action::Replace(body) => input.forward(&forward, Out::Replacement(body)).await,
                 // (Only under the HTTP policy; handled as its name says.)
                 Action::ReplyAndReplace {
                     body, to_receiver, ..
                 } => {
                     reply(&back, body, &judge, dir).await;
-                    input.forward(&forward, Out::Line(to_receiver)).await
+                    input.forward(&forward, Out::Replacement(to_receiver)).await
                 }
                 Action::Batch {
                     reply: body,
@@ -819,9 +923,11 @@ async fn pump<R: AsyncRead + Unpin>(
                     }
                     let mut sent = Ok(());
                     for body in to_receiver {
-                        sent = input.forward(&forward, Out::Line(body)).await;
-                        if sent.is_err() {
-                            break;
+                        if sent.is_ok() {
+                            sent = input.forward(&forward, Out::Replacement(body)).await;
+                        } else {
+                            // Not sent after all: counted as lost like the one that failed.
+                            drop(forward.item(Out::Replacement(body)));
                         }
                     }
                     sent
@@ -862,30 +968,35 @@ async fn reply(back: &Lane, body: Vec<u8>, judge: &Mutex<Shared>, dir: Direction
 }
 
 /// Writes what arrives on `rx` to `w`, flushing whenever the queue is momentarily empty; an
-/// item's room in the lane's budget is given back once it is written.
-async fn write_loop<W: AsyncWrite + Unpin>(w: W, mut rx: LaneRx) -> io::Result<()> {
+/// item's room in the lane's budget is given back once it is written. `handed_off`: `w`
+/// takes a write before it is done ([`Counting`]).
+async fn write_loop<W: AsyncWrite + Unpin>(
+    w: W,
+    mut rx: LaneRx,
+    handed_off: bool,
+) -> io::Result<()> {
+    let mut unflushed = Unflushed {
+        items: Vec::new(),
+        end: rx.written.load(Relaxed),
+        written: Arc::clone(&rx.written),
+    };
     let w = Counting {
         inner: w,
         written: Arc::clone(&rx.written),
+        handed_off,
+        taken: 0,
     };
     let mut w = BufWriter::with_capacity(READ_CHUNK, w);
-    // The room of the items written since the last flush: held until they are flushed, so
-    // that an empty budget means nothing waits for this output.
-    let mut rooms = Vec::new();
     while let Some(first) = rx.rx.recv().await {
-        rooms.push(first._room);
-        let mut close = put(&mut w, first.out).await?;
+        let mut close = unflushed.put(&mut w, first).await?;
         while !close {
             match rx.rx.try_recv() {
-                Ok(m) => {
-                    rooms.push(m._room);
-                    close = put(&mut w, m.out).await?;
-                }
+                Ok(m) => close = unflushed.put(&mut w, m).await?,
                 Err(_) => break,
             }
         }
         w.flush().await?;
-        rooms.clear();
+        unflushed.delivered();
         if close {
             let _ = w.shutdown().await;
             return Ok(());
@@ -896,10 +1007,85 @@ async fn write_loop<W: AsyncWrite + Unpin>(w: W, mut rx: LaneRx) -> io::Result<(
     Ok(())
 }
 
+/// The items a writer has put into its buffer since its last flush, each with the end of its
+/// bytes in the output's byte count ([`Lane::written`]). They keep their room in the lane's
+/// budget until flushed, so that an empty budget means nothing waits for this output. When
+/// the writer ends first (its output failed, or its task was ended), those the output had
+/// not taken whole are counted as lost.
+struct Unflushed {
+    items: Vec<(u64, Queued)>,
+    /// The end of the last item put, in bytes written to the output.
+    end: u64,
+    written: Arc<AtomicU64>,
+}
+
+impl Unflushed {
+    /// Writes one item into `w`; true when it was [`Out::Close`].
+    async fn put<W: AsyncWrite + Unpin>(
+        &mut self,
+        w: &mut BufWriter<W>,
+        item: Queued,
+    ) -> io::Result<bool> {
+        self.end += item.out.len() as u64;
+        // Held before it is written, so that a write that fails counts it.
+        self.items.push((self.end, item));
+        match &self.items[self.items.len() - 1].1.out {
+            Out::Frame(b, term) => {
+                w.write_all(b).await?;
+                w.write_all(term).await?;
+            }
+            Out::Raw(b) => w.write_all(b).await?,
+            Out::Reply(b) | Out::Replacement(b) => {
+                w.write_all(b).await?;
+                w.write_all(b"\n").await?;
+            }
+            Out::Close => return Ok(true),
+        }
+        Ok(false)
+    }
+
+    /// Everything put was flushed to the output.
+    fn delivered(&mut self) {
+        for (_, item) in self.items.drain(..) {
+            item.delivered();
+        }
+    }
+}
+
+impl Drop for Unflushed {
+    fn drop(&mut self) {
+        let written = self.written.load(Relaxed);
+        for (end, item) in self.items.drain(..) {
+            if end <= written {
+                item.delivered();
+            }
+        }
+    }
+}
+
 /// An output that counts the bytes written to it (a writer's progress, [`Lane::written`]).
+/// With `handed_off` (tokio's stdout, which takes a write and does it on a blocking thread),
+/// a write's bytes count once the next write or a flush is taken, which waits for it to be
+/// done: so that bytes still stuck in a write to a full pipe when the proxy ends are not
+/// counted as delivered.
 struct Counting<W> {
     inner: W,
     written: Arc<AtomicU64>,
+    handed_off: bool,
+    /// With `handed_off`: the bytes of the last write taken, not yet known to be done.
+    taken: u64,
+}
+
+impl<W> Counting<W> {
+    /// `n` more bytes taken by the output.
+    fn took(&mut self, n: usize) {
+        if self.handed_off {
+            let done = std::mem::replace(&mut self.taken, n as u64);
+            self.written.fetch_add(done, Relaxed);
+        } else {
+            self.written.fetch_add(n as u64, Relaxed);
+        }
+    }
 }
 
 impl<W: AsyncWrite + Unpin> AsyncWrite for Counting<W> {
@@ -912,7 +1098,7 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for Counting<W> {
         let buf = &buf[..buf.len().min(WRITE_CHUNK)];
         let r = std::pin::Pin::new(&mut this.inner).poll_write(cx, buf);
         if let std::task::Poll::Ready(Ok(n)) = r {
-            this.written.fetch_add(n as u64, Relaxed);
+            this.took(n);
         }
         r
     }
@@ -920,7 +1106,11 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for Counting<W> {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<io::Result<()>> {
-        std::pin::Pin::new(&mut self.inner).poll_flush(cx)
+        let r = std::pin::Pin::new(&mut self.inner).poll_flush(cx);
+        if let std::task::Poll::Ready(Ok(())) = r {
+            self.took(0);
+        }
+        r
     }
     fn poll_shutdown(
         mut self: std::pin::Pin<&mut Self>,
@@ -928,23 +1118,6 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for Counting<W> {
     ) -> std::task::Poll<io::Result<()>> {
         std::pin::Pin::new(&mut self.inner).poll_shutdown(cx)
     }
-}
-
-/// Writes one item; true when it was [`Out::Close`].
-async fn put<W: AsyncWrite + Unpin>(w: &mut BufWriter<W>, m: Out) -> io::Result<bool> {
-    match m {
-        Out::Frame(b, term) => {
-            w.write_all(&b).await?;
-            w.write_all(term).await?;
-        }
-        Out::Raw(b) => w.write_all(&b).await?,
-        Out::Line(b) => {
-            w.write_all(&b).await?;
-            w.write_all(b"\n").await?;
-        }
-        Out::Close => return Ok(true),
-    }
-    Ok(false)
 }
 
 #[cfg(test)]
@@ -1023,7 +1196,7 @@ mod tests {
             let (forward, forward_rx) = lane(budget);
             let (back, _back_rx) = lane(budget);
             let room = Arc::clone(&forward.frames);
-            let writer = tokio::spawn(write_loop(stalled, forward_rx));
+            let writer = tokio::spawn(write_loop(stalled, forward_rx, false));
             let max = 4 << 20;
             let reader = tokio::spawn(pump(
                 Direction::ServerToClient,
