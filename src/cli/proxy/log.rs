@@ -11,14 +11,23 @@
 //!   of `replied` (error reply sent to the sender), `replaced` (a rejected response replaced by
 //!   an error response to its receiver; over HTTP the client is also sent its error reply),
 //!   `dropped`, `forwarded` (`--monitor`).
-//! * `{"event":"summary","c2s":{…},"s2c":{…},"violations":{KIND:N},"exit_status":INT|null}`,
-//!   each direction with its [`DirStats`] (on stdio, with what was not delivered:
-//!   [`Undelivered`]).
+//! * `{"event":"summary","c2s":{…},"s2c":{…},"violations":{KIND:N},"exit_status":INT|null,
+//!   "log_records_dropped":N}`, each direction with its [`DirStats`] (on stdio, with what was
+//!   not delivered: [`Undelivered`]).
+//!
+//! A `--log` file is written in place. The log on stderr is written by a thread of its own
+//! through a queue of [`STDERR_QUEUE`] records, so that a stderr nobody reads never blocks the
+//! proxy (re-trial: once the pipe was full, a log write blocked the whole stdio proxy,
+//! signals included); a record that finds the queue full is dropped and counted
+//! (`log_records_dropped`). The summary waits for room, and for the thread to write it, at
+//! most [`STDERR_PATIENCE`] each.
 
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
+use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -119,42 +128,91 @@ pub struct ViolationRecord<'a> {
     pub action: &'static str,
 }
 
+/// Records queued for the stderr log's thread before further ones are dropped.
+pub const STDERR_QUEUE: usize = 4096;
+/// How long the summary waits for room in the stderr log's queue, and then for the thread to
+/// have written it.
+pub const STDERR_PATIENCE: Duration = Duration::from_secs(1);
+
+/// Where records go.
+enum Sink {
+    /// A `--log` file (or another writer), written in place.
+    InPlace(Box<dyn Write + Send>),
+    /// Stderr, through the queue of a thread that writes it; `done` is told when the thread
+    /// has written everything and ended.
+    Thread {
+        queue: Option<SyncSender<Vec<u8>>>,
+        done: Receiver<()>,
+    },
+}
+
 /// Where records go.
 pub struct Log {
-    out: Box<dyn Write + Send>,
+    sink: Sink,
+    /// Records dropped because the stderr log's queue was full.
+    dropped: u64,
     /// The counters reported by [`Log::summary`].
     pub stats: Stats,
 }
 
 impl Log {
-    /// A log writing to `path`, or to stderr when `None`.
+    /// A log writing to `path`, or to stderr when `None` (through a thread: module docs).
     pub fn open(path: Option<&Path>) -> io::Result<Self> {
-        let out: Box<dyn Write + Send> = match path {
+        let sink = match path {
             // The error names the path (re-trial finding: "No such file or directory" alone).
-            Some(p) => Box::new(BufWriter::new(File::create(p).map_err(|e| {
-                io::Error::new(e.kind(), format!("--log {}: {e}", p.display()))
-            })?)),
-            None => Box::new(io::stderr()),
+            Some(p) => {
+                Sink::InPlace(Box::new(BufWriter::new(File::create(p).map_err(|e| {
+                    io::Error::new(e.kind(), format!("--log {}: {e}", p.display()))
+                })?)))
+            }
+            None => {
+                let (queue, lines) = mpsc::sync_channel::<Vec<u8>>(STDERR_QUEUE);
+                let (done_tx, done) = mpsc::channel();
+                std::thread::Builder::new()
+                    .name("mcpwire-log".into())
+                    .spawn(move || {
+                        // Locked per record, not for the thread's life: the rest of the
+                        // process may write to stderr too.
+                        for line in lines {
+                            let _ = io::stderr().write_all(&line);
+                        }
+                        let _ = done_tx.send(());
+                    })?;
+                Sink::Thread {
+                    queue: Some(queue),
+                    done,
+                }
+            }
         };
         Ok(Self {
-            out,
+            sink,
+            dropped: 0,
             stats: Stats::default(),
         })
     }
 
-    /// Writes one record and flushes (records are rare: start, violations, summary).
+    /// Writes one record (a file is flushed after it; records are rare: start, violations,
+    /// notes, summary). On stderr a record that finds the queue full is dropped and counted.
     /// Logging failures are ignored: the proxy keeps forwarding.
     pub fn record<T: Serialize>(&mut self, rec: &T) {
-        let mut line = match serde_json::to_vec(rec) {
-            Ok(l) => l,
-            Err(_) => return,
-        };
-        line.push(b'\n');
-        let _ = self.out.write_all(&line);
-        let _ = self.out.flush();
+        let Some(line) = line(rec) else { return };
+        match &mut self.sink {
+            Sink::InPlace(out) => {
+                let _ = out.write_all(&line);
+                let _ = out.flush();
+            }
+            Sink::Thread { queue: Some(q), .. } => {
+                if let Err(TrySendError::Full(_)) = q.try_send(line) {
+                    self.dropped += 1;
+                }
+            }
+            Sink::Thread { queue: None, .. } => {}
+        }
     }
 
-    /// Writes the summary record.
+    /// Writes the summary record and ends the log. On stderr it waits for room in the queue,
+    /// then for the thread to write everything, at most [`STDERR_PATIENCE`] each (a stderr
+    /// nobody reads: the summary is lost, the proxy still ends).
     pub fn summary(&mut self, exit_status: Option<i32>) {
         #[derive(Serialize)]
         struct Summary<'a> {
@@ -163,15 +221,46 @@ impl Log {
             s2c: &'a DirStats,
             violations: &'a BTreeMap<String, u64>,
             exit_status: Option<i32>,
+            log_records_dropped: u64,
         }
-        let stats = std::mem::take(&mut self.stats);
-        self.record(&Summary {
+        let Some(mut rec) = line(&Summary {
             event: "summary",
-            c2s: &stats.c2s,
-            s2c: &stats.s2c,
-            violations: &stats.violations,
+            c2s: &self.stats.c2s,
+            s2c: &self.stats.s2c,
+            violations: &self.stats.violations,
             exit_status,
-        });
-        self.stats = stats;
+            log_records_dropped: self.dropped,
+        }) else {
+            return;
+        };
+        match &mut self.sink {
+            Sink::InPlace(out) => {
+                let _ = out.write_all(&rec);
+                let _ = out.flush();
+            }
+            Sink::Thread { queue, done } => {
+                let Some(q) = queue.take() else { return };
+                let until = Instant::now() + STDERR_PATIENCE;
+                loop {
+                    match q.try_send(rec) {
+                        Err(TrySendError::Full(r)) if Instant::now() < until => {
+                            rec = r;
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                        _ => break,
+                    }
+                }
+                // The thread ends once the queue is empty and closed.
+                drop(q);
+                let _ = done.recv_timeout(STDERR_PATIENCE);
+            }
+        }
     }
+}
+
+/// `rec` as one JSON line.
+fn line<T: Serialize>(rec: &T) -> Option<Vec<u8>> {
+    let mut line = serde_json::to_vec(rec).ok()?;
+    line.push(b'\n');
+    Some(line)
 }
