@@ -1776,3 +1776,28 @@ fn repeated_tool_arguments_are_rejected() {
     assert_eq!(code, 1, "{recs:?}");
     assert_eq!(kinds(&recs[0]), ["duplicate-params-key"]);
 }
+
+/// Fresh-user trial (session 18): a record's violations were listed in the order the rules
+/// and the request tracker found them, not in frame order as documented: a case-variant key
+/// at byte 81 came before the reused request id at byte 63.
+#[test]
+fn a_records_violations_are_in_frame_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping","Method":"x"}"#,
+        "\n"
+    );
+    let f = temp_file(&dir, "order.jsonl", input.as_bytes());
+    let (code, recs, _) = check_jsonl(&["--profile", "2025-03-26", "--direction", "c2s"], &f);
+    assert_eq!(code, 1);
+    assert_eq!(kinds(&recs[1]), ["reused-request-id", "case-variant-key"]);
+    let offsets: Vec<u64> = recs[1]["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["offset"].as_u64().unwrap())
+        .collect();
+    assert_eq!(offsets, [63, 81]);
+}

@@ -110,6 +110,9 @@ pub fn push_violations(
             rel,
         });
     }
+    // The rules and the request tracker each report in their own order (fresh-user trial: a
+    // case-variant key at byte 81 was listed before a reused request id at byte 63).
+    rec.violations.sort_by_key(|v| v.offset);
 }
 
 /// How `check` judges the messages of one input.
