@@ -53,6 +53,11 @@ pub struct CommonProxyArgs {
     /// Write the jsonl log (violations, then a summary) to FILE instead of stderr.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+    /// Bytes of records the log (file or stderr) may take; past it, records are dropped and
+    /// counted in the summary's `log_records_dropped`. The summary is always written.
+    /// Default: no bound.
+    #[arg(long, value_name = "BYTES")]
+    pub log_max_bytes: Option<u64>,
     /// Largest frame (stdio line, HTTP body, SSE event) accepted, in bytes (at least 1). A
     /// client's POST body over it is answered 413 (`proxy http --max-body-bytes` may set a
     /// smaller body limit, never a larger one).

@@ -329,7 +329,7 @@ async fn serve(args: HttpArgs) -> io::Result<u8> {
     let max_body = args
         .max_body_bytes
         .map_or(c.max_frame_bytes, |b| b.min(c.max_frame_bytes));
-    let mut log = Log::open(c.log.as_deref())?;
+    let mut log = Log::open(c.log.as_deref())?.max_bytes(c.log_max_bytes);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}: {e}", args.listen)))?;

@@ -20,7 +20,8 @@
 //! proxy (re-trial: once the pipe was full, a log write blocked the whole stdio proxy,
 //! signals included); a record that finds the queue full is dropped and counted
 //! (`log_records_dropped`). The summary waits for room, and for the thread to write it, at
-//! most [`STDERR_PATIENCE`] each.
+//! most [`STDERR_PATIENCE`] each. `--log-max-bytes` bounds the bytes of the records (the
+//! summary aside), dropping and counting those past it.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -149,8 +150,13 @@ enum Sink {
 /// Where records go.
 pub struct Log {
     sink: Sink,
-    /// Records dropped because the stderr log's queue was full.
+    /// Records dropped: the stderr log's queue was full, or they would have taken the log
+    /// past `max_bytes`.
     dropped: u64,
+    /// Bytes of the records written (or queued for stderr) so far, the summary aside.
+    bytes: u64,
+    /// `--log-max-bytes`.
+    max_bytes: Option<u64>,
     /// The counters reported by [`Log::summary`].
     pub stats: Stats,
 }
@@ -187,15 +193,31 @@ impl Log {
         Ok(Self {
             sink,
             dropped: 0,
+            bytes: 0,
+            max_bytes: None,
             stats: Stats::default(),
         })
     }
 
+    /// Bounds the records (the summary aside) to `max` bytes in all (`--log-max-bytes`); a
+    /// record that would go past it is dropped and counted. `None`: no bound.
+    pub fn max_bytes(mut self, max: Option<u64>) -> Self {
+        self.max_bytes = max;
+        self
+    }
+
     /// Writes one record (a file is flushed after it; records are rare: start, violations,
-    /// notes, summary). On stderr a record that finds the queue full is dropped and counted.
+    /// notes, summary). A record that would take the log past its bound ([`Log::max_bytes`])
+    /// is dropped and counted, and so is one that finds the stderr queue full.
     /// Logging failures are ignored: the proxy keeps forwarding.
     pub fn record<T: Serialize>(&mut self, rec: &T) {
         let Some(line) = line(rec) else { return };
+        let bytes = self.bytes + line.len() as u64;
+        if self.max_bytes.is_some_and(|max| bytes > max) {
+            self.dropped += 1;
+            return;
+        }
+        self.bytes = bytes;
         match &mut self.sink {
             Sink::InPlace(out) => {
                 let _ = out.write_all(&line);
@@ -263,4 +285,53 @@ fn line<T: Serialize>(rec: &T) -> Option<Vec<u8>> {
     let mut line = serde_json::to_vec(rec).ok()?;
     line.push(b'\n');
     Some(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Rec {
+        pad: String,
+    }
+
+    /// `{"pad":"…"}` plus its newline: 11 + `n` bytes.
+    fn rec(n: usize) -> Rec {
+        Rec { pad: "x".repeat(n) }
+    }
+
+    /// Writes three 100-byte records under a bound of `max` bytes; returns the lines written
+    /// before the summary and the summary's `log_records_dropped`.
+    fn bounded(max: u64) -> (usize, u64) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let mut log = Log::open(Some(&path)).unwrap().max_bytes(Some(max));
+        for _ in 0..3 {
+            log.record(&rec(89));
+        }
+        log.summary(Some(0));
+        drop(log);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let (summary, records) = lines.split_last().unwrap();
+        assert!(records.iter().all(|l| l.len() == 99), "{records:?}");
+        let summary: serde_json::Value = serde_json::from_str(summary).unwrap();
+        assert_eq!(summary["event"], "summary");
+        (
+            records.len(),
+            summary["log_records_dropped"].as_u64().unwrap(),
+        )
+    }
+
+    /// `--log-max-bytes` at the boundary and one byte either side: two records of 100 bytes
+    /// fit in 200 bytes, not in 199; the summary is always written.
+    #[test]
+    fn the_log_bound_drops_and_counts_records_past_it() {
+        assert_eq!(bounded(199), (1, 2));
+        assert_eq!(bounded(200), (2, 1));
+        assert_eq!(bounded(201), (2, 1));
+        assert_eq!(bounded(0), (0, 3));
+        assert_eq!(bounded(300), (3, 0));
+    }
 }

@@ -462,7 +462,7 @@ struct Note<'a> {
 
 async fn proxy(args: StdioArgs) -> io::Result<u8> {
     let c = &args.common;
-    let mut log = Log::open(c.log.as_deref())?;
+    let mut log = Log::open(c.log.as_deref())?.max_bytes(c.log_max_bytes);
     let mut child = tokio::process::Command::new(&args.server[0])
         .args(&args.server[1..])
         .stdin(Stdio::piped())
