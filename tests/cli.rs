@@ -1801,3 +1801,35 @@ fn a_records_violations_are_in_frame_order() {
         .collect();
     assert_eq!(offsets, [63, 81]);
 }
+
+/// Legacy id use, pinned (open since session 14 as an inconsistency): an id counts as used by
+/// a request (shape `request`), also one the MCP rules reject (`missing-param`); a message
+/// that is no valid request object (shape `invalid`) is not a request, and its id stays free.
+#[test]
+fn legacy_ids_are_used_by_requests_not_by_invalid_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = [
+        r#"{"jsonrpc":"2.0","id":5,"method":5}"#,
+        r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{}}"#,
+        r#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":7,"method":"ping","params":1}"#,
+        r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#,
+    ]
+    .join("\n")
+        + "\n";
+    let f = temp_file(&dir, "ids.jsonl", input.as_bytes());
+    let (_, recs, _) = check_jsonl(&["--profile", "2025-03-26", "--direction", "c2s"], &f);
+    let got: Vec<Vec<String>> = recs.iter().map(kinds).collect();
+    assert_eq!(
+        got,
+        [
+            vec!["method-not-string".to_owned()],
+            vec![],
+            vec!["missing-param".to_owned()],
+            vec!["reused-request-id".to_owned()],
+            vec!["params-not-object".to_owned()],
+            vec![],
+        ]
+    );
+}
