@@ -72,6 +72,22 @@ pub struct CommonProxyArgs {
     pub monitor: bool,
 }
 
+/// The most seconds a duration option takes (`--grace`, `--read-timeout`): about 11.6 days.
+pub const MAX_SECONDS: f64 = 1_000_000.0;
+
+/// Parses a number of seconds from 0 to [`MAX_SECONDS`] (re-trial: `--grace inf` and
+/// `--grace 1e30` panicked converting to a duration, `NaN` was read as 0).
+pub(crate) fn parse_seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s.trim().parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=MAX_SECONDS).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!(
+            "{s} is not a number of seconds from 0 to {MAX_SECONDS}"
+        ))
+    }
+}
+
 fn parse_profile(s: &str) -> Result<Profile, String> {
     s.parse::<Profile>().map_err(|e| e.to_string())
 }
@@ -131,5 +147,24 @@ impl Signals {
                 Err(_) => std::future::pending().await,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Durations at their bounds and just past them; `inf`, `NaN` and `1e30` are refused.
+    #[test]
+    fn seconds_are_numbers_within_bounds() {
+        assert_eq!(parse_seconds("0"), Ok(0.0));
+        assert_eq!(parse_seconds("1000000"), Ok(MAX_SECONDS));
+        assert_eq!(parse_seconds("0.25"), Ok(0.25));
+        for bad in ["-0.001", "1000000.001", "inf", "NaN", "1e30", "x", ""] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
+        // The largest is still a duration, and still fits after now.
+        let d = std::time::Duration::try_from_secs_f64(MAX_SECONDS).unwrap();
+        assert!(std::time::Instant::now().checked_add(d).is_some());
     }
 }

@@ -141,7 +141,8 @@ pub struct HttpArgs {
     /// Seconds a client has to send a request's headers, and again its whole POST body;
     /// past either the connection is closed (headers) or answered 408 (body). Without it a
     /// client sending a few bytes at a time could hold connections without end.
-    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    /// A number from 0 (read as 1 ms) to 1,000,000.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS", value_parser = super::parse_seconds)]
     read_timeout: f64,
 }
 

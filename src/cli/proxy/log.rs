@@ -16,19 +16,23 @@
 //!   not delivered: [`Undelivered`]).
 //!
 //! A `--log` file is written in place. The log on stderr is written by a thread of its own
-//! through a queue of [`STDERR_QUEUE`] records, so that a stderr nobody reads never blocks the
-//! proxy (re-trial: once the pipe was full, a log write blocked the whole stdio proxy,
-//! signals included); a record that finds the queue full is dropped and counted
-//! (`log_records_dropped`). The summary waits for room, and for the thread to write it, at
-//! most [`STDERR_PATIENCE`] each. `--log-max-bytes` bounds the bytes of the records (the
+//! through a queue of at most [`STDERR_QUEUE_BYTES`] bytes, so that a stderr nobody reads
+//! never blocks the proxy (re-trial: once the pipe was full, a log write blocked the whole
+//! stdio proxy, signals included); a record that finds the queue full is dropped and counted
+//! (`log_records_dropped`). At the end the summary is queued whatever the room, and the proxy
+//! waits for the thread to write everything while it makes progress, giving up once it has
+//! written nothing for [`STDERR_PATIENCE`] (re-trial: a fixed 1 s cut a slow reader off
+//! mid-record, without the summary). `--log-max-bytes` bounds the bytes of the records (the
 //! summary aside), dropping and counting those past it.
 
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
-use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -84,8 +88,9 @@ pub struct Undelivered {
     pub replied: u64,
     /// Replacements (error responses for the receiver) that did not reach it.
     pub replaced: u64,
-    /// Bytes of all of these (frames and messages with their line terminators; under
-    /// `--monitor`, the bytes read and not passed on).
+    /// Bytes of all of these (frames and messages with their line terminators), plus the
+    /// bytes read from the sender and not yet framed when the proxy ended (under
+    /// `--monitor`: all the bytes read and not passed on).
     pub bytes: u64,
 }
 
@@ -129,11 +134,16 @@ pub struct ViolationRecord<'a> {
     pub action: &'static str,
 }
 
-/// Records queued for the stderr log's thread before further ones are dropped.
-pub const STDERR_QUEUE: usize = 4096;
-/// How long the summary waits for room in the stderr log's queue, and then for the thread to
-/// have written it.
+/// Bytes of records queued for the stderr log's thread before further ones are dropped (a
+/// record larger than that is queued only into an empty queue): records repeat a frame's id
+/// and method, so a count of records bounded nothing (re-trial: 4,096 records of 3 MB methods
+/// took 2.9 GB).
+pub const STDERR_QUEUE_BYTES: usize = 16 << 20;
+/// How long the end of the proxy waits for the stderr log's thread to write something before
+/// it gives up on the rest.
 pub const STDERR_PATIENCE: Duration = Duration::from_secs(1);
+/// The most bytes the stderr log's thread writes at a time (so that its progress shows).
+const STDERR_CHUNK: usize = 64 * 1024;
 
 /// Where records go.
 enum Sink {
@@ -142,7 +152,11 @@ enum Sink {
     /// Stderr, through the queue of a thread that writes it; `done` is told when the thread
     /// has written everything and ended.
     Thread {
-        queue: Option<SyncSender<Vec<u8>>>,
+        queue: Option<Sender<Vec<u8>>>,
+        /// Bytes queued and not yet written.
+        queued: Arc<AtomicUsize>,
+        /// Bytes the thread has written (its progress).
+        written: Arc<AtomicU64>,
         done: Receiver<()>,
     },
 }
@@ -172,20 +186,34 @@ impl Log {
                 })?)))
             }
             None => {
-                let (queue, lines) = mpsc::sync_channel::<Vec<u8>>(STDERR_QUEUE);
+                let (queue, lines) = mpsc::channel::<Vec<u8>>();
                 let (done_tx, done) = mpsc::channel();
+                let queued = Arc::new(AtomicUsize::new(0));
+                let written = Arc::new(AtomicU64::new(0));
                 std::thread::Builder::new()
                     .name("mcpwire-log".into())
-                    .spawn(move || {
-                        // Locked per record, not for the thread's life: the rest of the
-                        // process may write to stderr too.
-                        for line in lines {
-                            let _ = io::stderr().write_all(&line);
+                    .spawn({
+                        let (queued, written) = (Arc::clone(&queued), Arc::clone(&written));
+                        move || {
+                            for line in lines {
+                                // Locked per record, not for the thread's life: the rest of the
+                                // process may write to stderr too.
+                                let mut err = io::stderr().lock();
+                                for chunk in line.chunks(STDERR_CHUNK) {
+                                    if err.write_all(chunk).is_err() {
+                                        break;
+                                    }
+                                    written.fetch_add(chunk.len() as u64, Relaxed);
+                                }
+                                queued.fetch_sub(line.len(), Relaxed);
+                            }
+                            let _ = done_tx.send(());
                         }
-                        let _ = done_tx.send(());
                     })?;
                 Sink::Thread {
                     queue: Some(queue),
+                    queued,
+                    written,
                     done,
                 }
             }
@@ -223,18 +251,27 @@ impl Log {
                 let _ = out.write_all(&line);
                 let _ = out.flush();
             }
-            Sink::Thread { queue: Some(q), .. } => {
-                if let Err(TrySendError::Full(_)) = q.try_send(line) {
+            Sink::Thread {
+                queue: Some(q),
+                queued,
+                ..
+            } => {
+                let before = queued.load(Relaxed);
+                if before > 0 && before + line.len() > STDERR_QUEUE_BYTES {
                     self.dropped += 1;
+                    return;
                 }
+                queued.fetch_add(line.len(), Relaxed);
+                let _ = q.send(line);
             }
             Sink::Thread { queue: None, .. } => {}
         }
     }
 
-    /// Writes the summary record and ends the log. On stderr it waits for room in the queue,
-    /// then for the thread to write everything, at most [`STDERR_PATIENCE`] each (a stderr
-    /// nobody reads: the summary is lost, the proxy still ends).
+    /// Writes the summary record and ends the log. On stderr the summary is queued whatever
+    /// the room, and this waits for the thread to write everything while it makes progress;
+    /// once it has written nothing for [`STDERR_PATIENCE`] (a stderr nobody reads: the rest
+    /// and the summary are lost), it gives up and the proxy ends.
     pub fn summary(&mut self, exit_status: Option<i32>) {
         #[derive(Serialize)]
         struct Summary<'a> {
@@ -245,7 +282,7 @@ impl Log {
             exit_status: Option<i32>,
             log_records_dropped: u64,
         }
-        let Some(mut rec) = line(&Summary {
+        let Some(rec) = line(&Summary {
             event: "summary",
             c2s: &self.stats.c2s,
             s2c: &self.stats.s2c,
@@ -260,21 +297,25 @@ impl Log {
                 let _ = out.write_all(&rec);
                 let _ = out.flush();
             }
-            Sink::Thread { queue, done } => {
+            Sink::Thread {
+                queue,
+                queued,
+                written,
+                done,
+            } => {
                 let Some(q) = queue.take() else { return };
-                let until = Instant::now() + STDERR_PATIENCE;
-                loop {
-                    match q.try_send(rec) {
-                        Err(TrySendError::Full(r)) if Instant::now() < until => {
-                            rec = r;
-                            std::thread::sleep(Duration::from_millis(5));
-                        }
-                        _ => break,
-                    }
-                }
+                queued.fetch_add(rec.len(), Relaxed);
+                let _ = q.send(rec);
                 // The thread ends once the queue is empty and closed.
                 drop(q);
-                let _ = done.recv_timeout(STDERR_PATIENCE);
+                let mut seen = written.load(Relaxed);
+                while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(STDERR_PATIENCE) {
+                    let now = written.load(Relaxed);
+                    if now == seen {
+                        break;
+                    }
+                    seen = now;
+                }
             }
         }
     }

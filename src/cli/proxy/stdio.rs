@@ -30,7 +30,8 @@
 //! frames queued for it are written, and the first `--grace` period counts from then, renewed
 //! while the server is held back by a client that still reads (a frame for the client waited
 //! for room, and the client read some bytes, in the period); after a signal, at once. A
-//! server that has exited gets no signal. When the server's output ends, what is queued for
+//! server that has exited gets no signal. A further signal during the shutdown skips the wait
+//! in progress (the server's next step at once, what is left for the client given up). When the server's output ends, what is queued for
 //! the client goes on while it reads. Either way the summary record is written. When the
 //! server closes its stdout (it exited), we flush what is left to the client and exit with the
 //! server's exit status (128 + signal number when a signal ended it).
@@ -86,7 +87,8 @@ pub struct StdioArgs {
     common: CommonProxyArgs,
     /// Seconds to wait for the server to exit after its stdin was closed (the client closed
     /// its end, or a SIGTERM / SIGINT came), before SIGTERM, and again before SIGKILL.
-    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+    /// A number from 0 to 1,000,000.
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS", value_parser = super::parse_seconds)]
     grace: f64,
     /// Bytes of frames queued for one output (the server's stdin, the client's stdout) before
     /// the side sending them is held back (at least 1; a larger frame waits for the queue to
@@ -378,6 +380,18 @@ struct Input<'a, R> {
     ended: &'a Notify,
     /// Under `--monitor`: the bytes read and not yet forwarded as read.
     raw: Option<BytesMut>,
+    /// The forward lane's [`Lost`].
+    lost: Arc<Lost>,
+}
+
+impl<R> Drop for Input<'_, R> {
+    /// Counts the bytes read and never passed on (the task ended, or its receiver is gone):
+    /// under `--monitor` those not yet forwarded as read, otherwise those not yet framed
+    /// (re-trial: up to 1 MiB read ahead under `--monitor` was missing from the count).
+    fn drop(&mut self) {
+        let n = self.raw.as_ref().map_or(self.buf.len(), BytesMut::len);
+        self.lost.bytes[Lost::RAW].fetch_add(n as u64, Relaxed);
+    }
 }
 
 impl<R: AsyncRead + Unpin> Input<'_, R> {
@@ -565,7 +579,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
         Arc::new(Notify::new()),
     ));
 
-    let grace = Duration::from_secs_f64(args.grace.max(0.0));
+    let grace = Duration::from_secs_f64(args.grace);
     // SIGTERM / SIGINT (an SDK client ending the session kills our process group): the
     // server may have got the same signal, or not (a signal to our pid alone); either way we
     // close its stdin as a closing client would, give it the grace period, then SIGTERM, then
@@ -584,6 +598,11 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     // as it would hold up a client writing to it through a pipe; SIGTERM or SIGINT to the
     // proxy then ends it.
     let mut renew = false;
+    // A signal once the shutdown has started (a further one after the first, or one after the
+    // client's end) skips the current wait: the next step (SIGTERM, SIGKILL) is taken at
+    // once, and what is left for the client is given up (re-trial: a second SIGTERM and a
+    // SIGINT were ignored while a slow client kept the drain going for over 45 s).
+    let mut hurry = false;
     let mut seen_progress = (0, 0);
     let deadline = tokio::time::sleep(Duration::MAX / 4);
     tokio::pin!(deadline);
@@ -607,14 +626,24 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
                 seen_progress = client_progress();
                 deadline.as_mut().reset(tokio::time::Instant::now() + grace);
             }
-            name = signals.recv(), if matches!(stage, Stop::Running | Stop::Draining) => {
-                note(&judge, &format!("{name} received: closing the server's stdin"));
-                // Ending the writer closes the server's stdin (its EOF).
-                server_writer.abort();
-                c2s.abort();
-                stage = Stop::Grace;
+            name = signals.recv() => {
+                if matches!(stage, Stop::Running | Stop::Draining) {
+                    note(&judge, &format!("{name} received: closing the server's stdin"));
+                    // Ending the writer closes the server's stdin (its EOF).
+                    server_writer.abort();
+                    c2s.abort();
+                    stage = Stop::Grace;
+                    renew = false;
+                    deadline.as_mut().reset(tokio::time::Instant::now() + grace);
+                    continue;
+                }
+                note(&judge, &format!("{name} received during the shutdown: not waiting"));
+                hurry = true;
                 renew = false;
-                deadline.as_mut().reset(tokio::time::Instant::now() + grace);
+                match stage.next(&mut child, &judge, "after its stdin closed") {
+                    Some(wait) => deadline.as_mut().reset(tokio::time::Instant::now() + wait.unwrap_or(grace)),
+                    None => break,
+                }
             }
             _ = &mut deadline, if !matches!(stage, Stop::Running | Stop::Draining) => {
                 let now = client_progress();
@@ -634,16 +663,19 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     // The server's output ended (it closed its stdout, or its output could not be
     // delivered); it should be exiting.
     let status = loop {
-        match tokio::time::timeout(grace, child.wait()).await {
-            Ok(s) => break s?,
-            Err(_) => {
-                if stage
-                    .next(&mut child, &judge, "after its output ended")
-                    .is_none()
-                {
-                    break child.wait().await?;
-                }
+        tokio::select! {
+            s = child.wait() => break s?,
+            _ = tokio::time::sleep(grace) => {}
+            name = signals.recv() => {
+                note(&judge, &format!("{name} received during the shutdown: not waiting"));
+                hurry = true;
             }
+        }
+        if stage
+            .next(&mut child, &judge, "after its output ended")
+            .is_none()
+        {
+            break child.wait().await?;
         }
     };
     // What is queued for the client still goes to it while it reads (re-trial: a fixed 5 s
@@ -653,14 +685,29 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
     let mut client_writer_done = false;
     let mut seen = client_progress().1;
     loop {
-        if tokio::time::timeout(DRAIN_PATIENCE, &mut client_writer)
-            .await
-            .is_ok()
-        {
-            client_writer_done = true;
-            break;
+        if !hurry {
+            tokio::select! {
+                _ = &mut client_writer => {
+                    client_writer_done = true;
+                    break;
+                }
+                _ = tokio::time::sleep(DRAIN_PATIENCE) => {}
+                name = signals.recv() => {
+                    note(&judge, &format!("{name} received during the shutdown: not waiting"));
+                    hurry = true;
+                }
+            }
         }
         let now = client_progress().1;
+        if hurry {
+            if client_pending() {
+                note(
+                    &judge,
+                    "output for the client not delivered: given up on a signal",
+                );
+            }
+            break;
+        }
         if now == seen {
             // Given up; only noted when something still waited for the client (otherwise
             // its writer only waits for the end of the server's output, held open by
@@ -851,6 +898,7 @@ async fn pump<R: AsyncRead + Unpin>(
         eof: &mut eof,
         ended: &ended,
         raw: monitor.then(BytesMut::new),
+        lost: Arc::clone(&forward.lost),
     };
     'read: loop {
         // Under `monitor`: everything read goes on as it was read, before it is framed.
