@@ -246,25 +246,8 @@ impl Log {
             return;
         }
         self.bytes = bytes;
-        match &mut self.sink {
-            Sink::InPlace(out) => {
-                let _ = out.write_all(&line);
-                let _ = out.flush();
-            }
-            Sink::Thread {
-                queue: Some(q),
-                queued,
-                ..
-            } => {
-                let before = queued.load(Relaxed);
-                if before > 0 && before + line.len() > STDERR_QUEUE_BYTES {
-                    self.dropped += 1;
-                    return;
-                }
-                queued.fetch_add(line.len(), Relaxed);
-                let _ = q.send(line);
-            }
-            Sink::Thread { queue: None, .. } => {}
+        if !self.sink.put(line, true) {
+            self.dropped += 1;
         }
     }
 
@@ -292,22 +275,16 @@ impl Log {
         }) else {
             return;
         };
-        match &mut self.sink {
-            Sink::InPlace(out) => {
-                let _ = out.write_all(&rec);
-                let _ = out.flush();
-            }
-            Sink::Thread {
-                queue,
-                queued,
-                written,
-                done,
-            } => {
-                let Some(q) = queue.take() else { return };
-                queued.fetch_add(rec.len(), Relaxed);
-                let _ = q.send(rec);
-                // The thread ends once the queue is empty and closed.
-                drop(q);
+        self.sink.put(rec, false);
+        if let Sink::Thread {
+            queue,
+            written,
+            done,
+            ..
+        } = &mut self.sink
+        {
+            // The thread ends once the queue is empty and closed.
+            if queue.take().is_some() {
                 let mut seen = written.load(Relaxed);
                 while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(STDERR_PATIENCE) {
                     let now = written.load(Relaxed);
@@ -318,6 +295,34 @@ impl Log {
                 }
             }
         }
+    }
+}
+
+impl Sink {
+    /// Writes `line` (a file: in place, flushed), or queues it for the stderr thread; with
+    /// `bounded`, only into an empty queue or one with room for it under
+    /// [`STDERR_QUEUE_BYTES`]. False when it was not queued for want of room.
+    fn put(&mut self, line: Vec<u8>, bounded: bool) -> bool {
+        match self {
+            Sink::InPlace(out) => {
+                let _ = out.write_all(&line);
+                let _ = out.flush();
+            }
+            Sink::Thread {
+                queue: Some(q),
+                queued,
+                ..
+            } => {
+                let before = queued.load(Relaxed);
+                if bounded && before > 0 && before + line.len() > STDERR_QUEUE_BYTES {
+                    return false;
+                }
+                queued.fetch_add(line.len(), Relaxed);
+                let _ = q.send(line);
+            }
+            Sink::Thread { queue: None, .. } => {}
+        }
+        true
     }
 }
 

@@ -31,8 +31,8 @@
 //! while the server is held back by a client that still reads (a frame for the client waited
 //! for room, and the client read some bytes, in the period); after a signal, at once. A
 //! server that has exited gets no signal. A further signal during the shutdown skips the wait
-//! in progress (the server's next step at once, what is left for the client given up). When the server's output ends, what is queued for
-//! the client goes on while it reads. Either way the summary record is written. When the
+//! in progress (the server's next step at once, what is left for the client given up). When
+//! the server's output ends, what is queued for the client goes on while it reads. Either way the summary record is written. When the
 //! server closes its stdout (it exited), we flush what is left to the client and exit with the
 //! server's exit status (128 + signal number when a signal ended it).
 
@@ -637,7 +637,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
                     deadline.as_mut().reset(tokio::time::Instant::now() + grace);
                     continue;
                 }
-                note(&judge, &format!("{name} received during the shutdown: not waiting"));
+                note_hurry(&judge, name);
                 hurry = true;
                 renew = false;
                 match stage.next(&mut child, &judge, "after its stdin closed") {
@@ -667,7 +667,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
             s = child.wait() => break s?,
             _ = tokio::time::sleep(grace) => {}
             name = signals.recv() => {
-                note(&judge, &format!("{name} received during the shutdown: not waiting"));
+                note_hurry(&judge, name);
                 hurry = true;
             }
         }
@@ -693,12 +693,11 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
                 }
                 _ = tokio::time::sleep(DRAIN_PATIENCE) => {}
                 name = signals.recv() => {
-                    note(&judge, &format!("{name} received during the shutdown: not waiting"));
+                    note_hurry(&judge, name);
                     hurry = true;
                 }
             }
         }
-        let now = client_progress().1;
         if hurry {
             if client_pending() {
                 note(
@@ -708,6 +707,7 @@ async fn proxy(args: StdioArgs) -> io::Result<u8> {
             }
             break;
         }
+        let now = client_progress().1;
         if now == seen {
             // Given up; only noted when something still waited for the client (otherwise
             // its writer only waits for the end of the server's output, held open by
@@ -847,6 +847,14 @@ fn note(judge: &Mutex<Shared>, message: &str) {
             event: "note",
             message,
         });
+}
+
+/// Notes a signal received once the shutdown has started (its waits are skipped).
+fn note_hurry(judge: &Mutex<Shared>, name: &str) {
+    note(
+        judge,
+        &format!("{name} received during the shutdown: not waiting"),
+    );
 }
 
 /// Who sends in direction `dir`.
