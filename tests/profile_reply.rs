@@ -298,3 +298,131 @@ fn error_reply_for_frame_with_reads_the_id_under_the_parsers_limits() {
         serde_json::from_slice(&error_reply_for_frame(frame.as_bytes(), &v).body).unwrap();
     assert!(default.get("id").is_none(), "{default}");
 }
+
+/// Checks `frame` under `profile` from the client: its envelope and all its violations.
+fn all_violations(profile: Profile, frame: &[u8]) -> (mcpwire::Envelope<'_>, Vec<Violation>) {
+    let env = mcpwire::parse(frame).expect("well-formed JSON");
+    let mut out = Vec::new();
+    Validator::new(profile, Direction::ClientToServer).check(&env, &mut out);
+    (env, out)
+}
+
+/// The ids and codes of a batch reply (a JSON array of error responses).
+fn ids_and_codes(body: &[u8]) -> Vec<(serde_json::Value, i64)> {
+    let v: serde_json::Value = serde_json::from_slice(body).expect("a JSON reply");
+    v.as_array()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
+        .iter()
+        .map(|r| {
+            assert_eq!(r["jsonrpc"], "2.0");
+            (r["id"].clone(), r["error"]["code"].as_i64().unwrap())
+        })
+        .collect()
+}
+
+/// The public batch reply (the proxy's `reject_batch` was private, so a gateway built on the
+/// library wrote its own): one error per request, invalid or unreadable element, in element
+/// order, nothing for notifications and responses, `"id":null` where the revision needs an
+/// id; one error object for an empty batch, one over `MAX_BATCH_ELEMENTS` and a non-batch.
+#[test]
+fn batch_error_reply_answers_each_element_owed_an_answer() {
+    use mcpwire::profile::{Revision, batch_body, batch_element_causes, batch_error_reply};
+    let parser = mcpwire::Parser::new();
+    let legacy = Some(Revision::V2025_06_18);
+
+    // 2025-06-18 has no batches: every element without a violation of its own gets the
+    // batch's; the notification and the response get nothing; `1` gets `"id":null`.
+    let frame = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":"x","result":{}},1,{"jsonrpc":"2.0","id":"b","method":"ping"}]"#;
+    let (env, out) = all_violations(Profile::V2025_06_18, frame);
+    assert_eq!(out[0].rule.name(), "batch");
+    let r = batch_error_reply(&parser, &env, &out, legacy).expect("a reply");
+    assert_eq!(r.http_status, 400);
+    assert_eq!(
+        ids_and_codes(&r.body),
+        [
+            (1.into(), -32600),
+            (serde_json::Value::Null, -32600),
+            ("b".into(), -32600)
+        ]
+    );
+    assert!(String::from_utf8_lossy(&r.body).contains("element 4 was not forwarded"));
+    // Without a revision that needs an id, the element `1` is answered without one.
+    let r = batch_error_reply(&parser, &env, &out, None).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert!(v[1].get("id").is_none(), "{v}");
+
+    // 2025-03-26 allows batches: an element's own violation answers it (offset relative to
+    // the element), the others get the batch's first violation as -32600.
+    let frame =
+        br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":5}]"#;
+    let (env, out) = all_violations(Profile::V2025_03_26, frame);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].rule.name(), "method-not-string");
+    let causes = batch_element_causes(&env, &out);
+    assert_eq!(causes.len(), 2);
+    assert_eq!((causes[0].rule.name(), causes[0].offset), ("batch", 0));
+    let second = frame.iter().rposition(|&b| b == b'{').unwrap();
+    assert_eq!(causes[1].rule, out[0].rule);
+    assert_eq!(causes[1].offset, out[0].offset - second);
+    assert_eq!(frame[second + causes[1].offset], b'5');
+    let r = batch_error_reply(&parser, &env, &out, Some(Revision::V2025_03_26)).unwrap();
+    assert_eq!(
+        ids_and_codes(&r.body),
+        [(1.into(), -32600), (2.into(), -32600)]
+    );
+
+    // An element the core rejects (a duplicate `method`) still gets its id back.
+    let frame = br#"[{"jsonrpc":"2.0","id":3,"method":"a","method":"b"}]"#;
+    let (env, out) = all_violations(Profile::V2025_03_26, frame);
+    assert_eq!(out[0].rule.name(), "duplicate-key");
+    let r = batch_error_reply(&parser, &env, &out, None).unwrap();
+    assert_eq!(ids_and_codes(&r.body), [(3.into(), -32600)]);
+
+    // Only notifications and responses: nothing to send (JSON-RPC 2.0 §6: no empty array).
+    let frame = br#"[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":9,"result":{}}]"#;
+    let (env, out) = all_violations(Profile::V2025_06_18, frame);
+    assert!(!out.is_empty());
+    assert_eq!(batch_error_reply(&parser, &env, &out, legacy), None);
+
+    // No violations: nothing to send.
+    let frame = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#;
+    let (env, out) = all_violations(Profile::V2025_03_26, frame);
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(batch_error_reply(&parser, &env, &out, None), None);
+    assert!(batch_element_causes(&env, &out).is_empty());
+
+    // An empty batch and a single message: one error object.
+    for frame in [&b"[]"[..], br#"{"jsonrpc":"2.0","id":4,"method":5}"#] {
+        let (env, out) = all_violations(Profile::V2025_03_26, frame);
+        let r = batch_error_reply(&parser, &env, &out, None).expect("a reply");
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        assert!(v.is_object(), "{v}");
+        assert_eq!(r, error_reply(Some(&env), &out[0]));
+    }
+
+    // At the element limit, one error per element; one past it, one error for the batch.
+    let batch = |n: usize| {
+        let els: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#))
+            .collect();
+        format!("[{}]", els.join(","))
+    };
+    let max = mcpwire::profile::MAX_BATCH_ELEMENTS;
+    for (n, array) in [(max - 1, true), (max, true), (max + 1, false)] {
+        let frame = batch(n);
+        let (env, out) = all_violations(Profile::V2025_06_18, frame.as_bytes());
+        let r = batch_error_reply(&parser, &env, &out, legacy).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        match array {
+            true => {
+                let ids: Vec<_> = v.as_array().unwrap().iter().map(|r| &r["id"]).collect();
+                assert_eq!(ids.len(), n);
+                assert!(ids.iter().enumerate().all(|(i, id)| **id == i), "n={n}");
+            }
+            false => assert!(v.is_object() && v["id"].is_null(), "n={n}: {v}"),
+        }
+    }
+
+    assert_eq!(batch_body::<&[u8]>(&[]), b"[]");
+    assert_eq!(batch_body(&[&b"1"[..], b"{}"]), b"[1,{}]");
+}

@@ -63,9 +63,9 @@ pub use headers::{
     check_headers_with_params, decode_header_value,
 };
 pub use reply::{
-    ErrorReply, error_reply, error_reply_for_frame, error_reply_for_frame_with,
-    error_reply_with_data, http_status, missing_capability_reply, replacement_reply,
-    request_error_reply,
+    ErrorReply, batch_body, batch_element_causes, batch_error_reply, error_reply,
+    error_reply_for_frame, error_reply_for_frame_with, error_reply_with_data, http_status,
+    missing_capability_reply, replacement_reply, request_error_reply,
 };
 pub use rules::Rule;
 pub use tracker::{IdKey, Tracker};

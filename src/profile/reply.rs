@@ -208,6 +208,129 @@ pub fn missing_capability_reply(env: &Envelope<'_>, required: &Value) -> ErrorRe
     )
 }
 
+/// Each element's cause for the answer to a rejected batch `env` (a [`Shape::Batch`]
+/// frame) with violations `out` (offsets in `env`'s frame, as [`Validator::check`] and
+/// [`Session::check`] give them), in element order ([`Envelope::batch_elements`]): the
+/// element's own first violation (the first in `out` whose offset lies in the element), with
+/// its offset made relative to the element; or, for an element without a violation of its
+/// own, a `batch` violation (-32600) at the element's byte 0 whose message names the batch's
+/// first violation. Empty when `env` is no batch, has no elements, or `out` is empty.
+///
+/// Work: one binary search per violation, so a batch of many bad elements costs
+/// O((elements + violations) · log elements), not elements × violations.
+///
+/// [`Validator::check`]: super::Validator::check
+/// [`Session::check`]: super::Session::check
+pub fn batch_element_causes(env: &Envelope<'_>, out: &[Violation]) -> Vec<Violation> {
+    let Some(first) = out.first() else {
+        return Vec::new();
+    };
+    let spans: Vec<crate::Span> = env.batch_elements().into_iter().flatten().collect();
+    let mut own: Vec<Option<&Violation>> = vec![None; spans.len()];
+    for v in out {
+        let at = spans.partition_point(|s| s.end() <= v.offset);
+        if let Some(s) = spans.get(at)
+            && s.start() <= v.offset
+            && own[at].is_none()
+        {
+            own[at] = Some(v);
+        }
+    }
+    spans
+        .iter()
+        .zip(own)
+        .enumerate()
+        .map(|(i, (span, own))| match own {
+            Some(v) => Violation::new(v.rule, v.offset - span.start(), v.message.clone()),
+            None => Violation::new(
+                Rule::Core(ErrorKind::Batch),
+                0,
+                format!(
+                    "batch rejected ({} at byte {}: {}); element {i} was not forwarded",
+                    first.rule.name(),
+                    first.offset,
+                    first.message
+                ),
+            ),
+        })
+        .collect()
+}
+
+/// The body of a batch response: the JSON array of `bodies`, each one JSON value (e.g. an
+/// [`ErrorReply::body`]), in order, separated by commas (JSON-RPC 2.0 §6). `[]` for none;
+/// JSON-RPC 2.0 §6 says not to send an empty array, so check for that first.
+pub fn batch_body<B: AsRef<[u8]>>(bodies: &[B]) -> Vec<u8> {
+    let len = bodies.iter().map(|b| b.as_ref().len() + 1).sum::<usize>();
+    let mut array = Vec::with_capacity(2 + len);
+    array.push(b'[');
+    for (i, b) in bodies.iter().enumerate() {
+        if i > 0 {
+            array.push(b',');
+        }
+        array.extend_from_slice(b.as_ref());
+    }
+    array.push(b']');
+    array
+}
+
+/// The answer to the sender of a batch that a gateway rejects as a whole, with violations
+/// `out` of `env` (as [`Validator::check`] or [`Session::check`] give them, offsets in
+/// `env`'s frame), without session state (JSON-RPC 2.0 §6; MCP 2025-03-26, the revision
+/// with batches):
+///
+/// - `None` when `out` is empty, or when no element is owed an answer (only notifications
+///   and responses: §6 says to send nothing rather than an empty array).
+/// - One error object, not an array, when `env` is no batch, is an empty batch (§6: "an
+///   empty Array" is one Invalid Request), or has more than
+///   [`MAX_BATCH_ELEMENTS`](super::MAX_BATCH_ELEMENTS) elements (not checked one by one):
+///   [`error_reply`] of the first violation.
+/// - Otherwise a JSON array ([`batch_body`]) with one error response per element that is a
+///   request, an invalid message or not JSON, in element order, each for its cause from
+///   [`batch_element_causes`], with the element's id where [`error_reply`] (or, for an
+///   element that is not JSON, [`error_reply_for_frame_with`] under `parser`) echoes one
+///   and `"id":null` where revision `rev` needs an id ([`ErrorReply::for_revision`]).
+///   Notifications and responses get nothing. The HTTP status is the first violation's
+///   ([`http_status`]).
+///
+/// Stateless: a gateway with a [`Session`](super::Session) also settles the requests of the
+/// batch ([`Session::settle_request`](super::Session::settle_request)), answers the
+/// requests behind responses it drops ([`replacement_reply`]), and leaves out the id of a
+/// request reusing an id still in flight (echoed, it would read as that earlier request's
+/// answer), as `mcpwire proxy` does.
+///
+/// [`Validator::check`]: super::Validator::check
+/// [`Session::check`]: super::Session::check
+pub fn batch_error_reply(
+    parser: &crate::Parser,
+    env: &Envelope<'_>,
+    out: &[Violation],
+    rev: Option<Revision>,
+) -> Option<ErrorReply> {
+    let whole = error_reply(Some(env), out.first()?).for_revision(rev);
+    let n = env.batch_elements().map_or(0, |e| e.count());
+    if n == 0 || n > super::MAX_BATCH_ELEMENTS {
+        return Some(whole);
+    }
+    let frame = env.frame();
+    let mut bodies = Vec::new();
+    let elements = env.batch_elements().into_iter().flatten();
+    for (span, cause) in elements.zip(batch_element_causes(env, out)) {
+        let bytes = span.slice(frame);
+        let reply = match parser.parse(bytes) {
+            Err(_) => error_reply_for_frame_with(parser, bytes, &cause),
+            Ok(el) => match el.shape() {
+                Shape::Notification | Shape::Result | Shape::Error => continue,
+                _ => error_reply(Some(&el), &cause),
+            },
+        };
+        bodies.push(reply.for_revision(rev).body);
+    }
+    (!bodies.is_empty()).then(|| ErrorReply {
+        body: batch_body(&bodies),
+        http_status: whole.http_status,
+    })
+}
+
 fn build(
     m: Option<&Msg<'_>>,
     code: i32,

@@ -755,7 +755,7 @@ impl Unanswered {
             .map(|id| request_error_reply(Some(id), INTERNAL_ERROR, &message, 502).body)
             .collect();
         let body = if self.batch {
-            super::judge::json_array(&bodies)
+            mcpwire::profile::batch_body(&bodies)
         } else {
             bodies.swap_remove(0)
         };

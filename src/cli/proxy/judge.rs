@@ -29,8 +29,9 @@
 
 use mcpwire::codec::FrameFault;
 use mcpwire::profile::{
-    BatchElement, Direction, Profile, Revision, Rule, Session, Tracked, Violation, check_headers,
-    error_reply, error_reply_for_frame_with, replacement_reply,
+    BatchElement, Direction, Profile, Revision, Rule, Session, Tracked, Violation, batch_body,
+    batch_element_causes, check_headers, error_reply, error_reply_for_frame_with,
+    replacement_reply,
 };
 use mcpwire::{Envelope, ErrorKind, Shape, Span};
 
@@ -534,19 +535,7 @@ impl Judge {
         let mut bodies: Vec<Vec<u8>> = Vec::new();
         let mut to_receiver = Vec::new();
         let spans: Vec<Span> = env.batch_elements().into_iter().flatten().collect();
-        // Each element's first violation (the first in `out` whose frame offset lies in the
-        // element), found by binary search: one pass over `out`, not one per element (a batch of
-        // many bad elements would otherwise cost elements × violations).
-        let mut own_first: Vec<Option<&Violation>> = vec![None; spans.len()];
-        for v in out {
-            let at = spans.partition_point(|s| s.end() <= v.offset);
-            if let Some(s) = spans.get(at)
-                && s.start() <= v.offset
-                && own_first[at].is_none()
-            {
-                own_first[at] = Some(v);
-            }
-        }
+        let causes = batch_element_causes(env, out);
         // Nothing of the batch is forwarded: its requests are answered here and none stays
         // in flight. Settled before any element is answered, so an invalid element's answer
         // does not depend on whether a well-formed sibling with its id comes before or after
@@ -559,24 +548,9 @@ impl Judge {
                 session.settle_request(dir, id);
             }
         }
-        for (i, ((span, element), own)) in spans.iter().zip(elements).zip(own_first).enumerate() {
+        for ((span, element), cause) in spans.iter().zip(elements).zip(causes) {
             let bytes = span.slice(frame);
             let tracked = &element.tracked;
-            // The element's own first violation, shifted to the element; or the batch's first
-            // violation, as a -32600 for this element.
-            let cause = match own {
-                Some(v) => Violation::new(v.rule, v.offset - span.start(), v.message.clone()),
-                None => Violation::new(
-                    Rule::Core(ErrorKind::Batch),
-                    0,
-                    format!(
-                        "batch rejected ({} at byte {}: {}); element {i} was not forwarded",
-                        first.rule.name(),
-                        first.offset,
-                        first.message
-                    ),
-                ),
-            };
             // A response the tracker matched (or could not judge): its id came with its
             // outcome, so it is answered without parsing it again; one matching no request
             // gets nothing.
@@ -633,7 +607,7 @@ impl Judge {
                 }
             }
         }
-        let reply = (!bodies.is_empty()).then(|| json_array(&bodies));
+        let reply = (!bodies.is_empty()).then(|| batch_body(&bodies));
         Action::Batch {
             reply,
             http_status: whole.http_status,
@@ -746,21 +720,6 @@ fn answer_invalid(
     } else {
         Answer::Nothing
     }
-}
-
-/// The JSON array of `bodies` (each one JSON value, e.g. an error response): a batch's
-/// replies (JSON-RPC 2.0 §6).
-pub(super) fn json_array(bodies: &[Vec<u8>]) -> Vec<u8> {
-    let mut array = Vec::with_capacity(2 + bodies.iter().map(|b| b.len() + 1).sum::<usize>());
-    array.push(b'[');
-    for (i, b) in bodies.iter().enumerate() {
-        if i > 0 {
-            array.push(b',');
-        }
-        array.extend_from_slice(b);
-    }
-    array.push(b']');
-    array
 }
 
 /// The violation an unterminated last line (stdio: the sender wrote it and closed its end)
