@@ -15,8 +15,8 @@
 //!
 //! A `FramedRead` ends the stream after the first decoder `Err` (tokio-util's `Decoder`
 //! contract). So a frame that is bad but skippable is an *item* that carries its error:
-//! malformed JSON ([`FrameFault::Envelope`]), an oversize line or event, or an unterminated
-//! last line / event ([`FrameFault::Framing`]). Decoder `Err` ([`CodecError`]) is only for I/O
+//! malformed JSON ([`FrameFault::Envelope`]), an oversize line or event, an NDJSON line with a
+//! bare CR, or an unterminated last line / event ([`FrameFault::Framing`]). Decoder `Err` ([`CodecError`]) is only for I/O
 //! errors and fatal framing errors: an HTTP body over its limit or its declared
 //! `Content-Length`, an HTTP body shorter than its declared `Content-Length`, and an oversize
 //! NDJSON line when [`OnOversize::Fatal`] is chosen.
@@ -307,9 +307,12 @@ impl Decoder for NdjsonRawCodec {
             Status::Complete(Ok(f)) => Ok(Some(split_frame(src, d.consumed, f))),
             Status::Complete(Err(e)) => {
                 src.advance(d.consumed);
+                // A bare CR is the line's own fault, not a size limit: always an item.
                 match self.on_oversize {
-                    OnOversize::Fatal => Err(CodecError::Frame(e)),
-                    OnOversize::Report => Ok(Some(RawFrame::from_error(e, Bytes::new()))),
+                    OnOversize::Fatal if e.kind() == FrameErrorKind::FrameTooLarge => {
+                        Err(CodecError::Frame(e))
+                    }
+                    _ => Ok(Some(RawFrame::from_error(e, Bytes::new()))),
                 }
             }
             Status::Partial => {
@@ -373,7 +376,8 @@ fn split_frame(src: &mut BytesMut, consumed: usize, f: NdjsonFrame) -> RawFrame 
 /// Writes `item` and LF. Refused ([`FrameErrorKind::UnencodableFrame`]): an LF inside, an
 /// empty item (a blank line is no frame to a decoder) and a last CR (a decoder strips it).
 fn encode_line(item: &[u8], dst: &mut BytesMut, offset: u64) -> Result<(), CodecError> {
-    if item.is_empty() || item.last() == Some(&b'\r') || memchr::memchr(b'\n', item).is_some() {
+    // A CR anywhere would decode as a bare CR (or, last, be stripped as half of a CRLF).
+    if item.is_empty() || memchr::memchr2(b'\r', b'\n', item).is_some() {
         return Err(CodecError::Frame(FrameError::new(
             FrameErrorKind::UnencodableFrame,
             offset,
@@ -389,8 +393,8 @@ fn encode_line(item: &[u8], dst: &mut BytesMut, offset: u64) -> Result<(), Codec
 
 impl Encoder<Bytes> for NdjsonRawCodec {
     type Error = CodecError;
-    /// Writes the frame byte-exact plus LF; a frame containing LF, an empty frame and one
-    /// ending in CR (neither would decode back the same) are
+    /// Writes the frame byte-exact plus LF; a frame containing LF or CR and an empty frame
+    /// (none would decode back the same: a CR is a bare CR, or stripped when last) are
     /// [`FrameErrorKind::UnencodableFrame`].
     fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
         encode_line(&item, dst, 0)

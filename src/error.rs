@@ -157,6 +157,13 @@ error_kinds! {
     TrailingCharacters => "trailing-characters", PARSE_ERROR, "trailing characters after the JSON value";
     /// The frame is longer than [`crate::Limits::max_frame_len`] (HTTP 413).
     FrameTooLarge => "frame-too-large", INVALID_REQUEST, "frame exceeds the size limit";
+    /// A stdio (NDJSON) line holds a CR that does not end it (a "bare" CR, not right before
+    /// the LF): readers that also end lines at CR (the Python SDK's stdin) would read other
+    /// messages from it than readers that split at LF only. Reported by the NDJSON framer
+    /// ([`FrameErrorKind::BareCr`](crate::framing::FrameErrorKind::BareCr)), never by
+    /// [`crate::Parser::parse`] (in JSON a CR is whitespace). MCP stdio transport (spec
+    /// digest §7.1: newline-delimited, no embedded newlines).
+    BareCr => "bare-cr", PARSE_ERROR, "line holds a CR that does not end it";
 
     // ---- JSON, but not a valid JSON-RPC 2.0 / MCP envelope: -32600 ----
     /// The same envelope member twice (or the same inspected member of `result` / `error`),

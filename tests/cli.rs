@@ -1833,3 +1833,46 @@ fn legacy_ids_are_used_by_requests_not_by_invalid_messages() {
         ]
     );
 }
+
+/// Hostile trial (session 20): a stdio line whose bare CR hides a `tools/call` from a reader
+/// that splits at LF only, while a Python server (universal newlines) reads it. `check`
+/// reports `bare-cr` (-32700) at the CR's byte, not a valid `ping`, and goes on.
+#[test]
+fn check_reports_a_bare_cr_at_its_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let smuggle: &[u8] = b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1,\"x\":\r{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"id\":2,\"params\":{\"name\":\"delete_all\",\"arguments\":{}}}\r}\n";
+    let f = temp_file(&dir, "smuggle.jsonl", &[smuggle, VALID].concat());
+    for profile in ["2025-06-18", "auto", "legacy"] {
+        let out = mcpwire()
+            .args([
+                "check",
+                "--format",
+                "jsonl",
+                "--direction",
+                "c2s",
+                "--profile",
+                profile,
+            ])
+            .arg(&f)
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        let (recs, summary) = jsonl(&out);
+        assert_eq!(recs.len(), 2, "{profile}");
+        let v = &recs[0]["violations"];
+        assert_eq!(v.as_array().unwrap().len(), 1);
+        assert_eq!(v[0]["kind"], "bare-cr");
+        assert_eq!(v[0]["code"], -32700);
+        assert_eq!(v[0]["offset"], 44);
+        assert_eq!(smuggle[44], b'\r');
+        assert_eq!(recs[0]["method"], serde_json::Value::Null);
+        assert_eq!(recs[1]["valid"], true);
+        assert_eq!(recs[1]["offset"], smuggle.len());
+        assert_eq!(
+            (summary["valid"].as_u64(), summary["invalid"].as_u64()),
+            (Some(1), Some(1))
+        );
+    }
+}

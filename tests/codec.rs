@@ -174,16 +174,43 @@ fn encoder_rejects_embedded_newline() {
     let mut c = NdjsonRawCodec::new();
     let mut out = BytesMut::new();
     // An LF inside; an empty frame (a blank line decodes to nothing); a last CR (stripped by
-    // the decoder, so it would not round-trip; re-trial finding).
-    for bad in [&b"{\n}"[..], b"", b"{}\r"] {
+    // the decoder, so it would not round-trip; re-trial finding); a CR inside (the decoder
+    // reports the line as `bare-cr`, session 20).
+    for bad in [&b"{\n}"[..], b"", b"{}\r", b"{}\r ", b"{\r}"] {
         match c.encode(Bytes::copy_from_slice(bad), &mut out) {
             Err(CodecError::Frame(e)) => assert_eq!(e.kind(), FrameErrorKind::UnencodableFrame),
             other => panic!("{bad:?}: {other:?}"),
         }
     }
     assert!(out.is_empty());
-    c.encode(Bytes::from_static(b"{}\r "), &mut out).unwrap();
-    assert_eq!(&out[..], b"{}\r \n");
+    c.encode(Bytes::from_static(b"{} "), &mut out).unwrap();
+    assert_eq!(&out[..], b"{} \n");
+}
+
+/// A line with a bare CR is an item carrying `bare-cr` (its bytes dropped), also under
+/// `OnOversize::Fatal`, which is for the size limit only; the stream goes on.
+#[tokio::test]
+async fn bare_cr_line_is_an_item_under_either_oversize_policy() {
+    use mcpwire::codec::{NdjsonCodec, OnOversize};
+    let input: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\r1}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n";
+    for policy in [OnOversize::Report, OnOversize::Fatal] {
+        let codec = NdjsonCodec::new().on_oversize(policy);
+        let mut stream = FramedRead::with_capacity(input, codec, 7);
+        let first = stream.next().await.unwrap().unwrap();
+        let e = match first.envelope() {
+            Err(mcpwire::codec::FrameFault::Framing(e)) => e,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            (e.kind(), e.offset(), e.line()),
+            (FrameErrorKind::BareCr, 0, 1)
+        );
+        assert_eq!(e.kind().jsonrpc_code(), Some(-32700));
+        assert!(first.bytes().is_empty());
+        let second = stream.next().await.unwrap().unwrap();
+        assert_eq!(second.envelope().unwrap().envelope().id_raw(), Some("2"));
+        assert!(stream.next().await.is_none());
+    }
 }
 
 #[tokio::test]

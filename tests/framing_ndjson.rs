@@ -188,9 +188,9 @@ fn crlf_blank_utf8_split_everywhere() {
         expect[0],
         Ok(("{\"a\":\"é\"}".as_bytes().to_vec(), 0, 1, true))
     );
-    // "\r\r\n": only the CR right before the LF is stripped; the line's content is "\r" (not
-    // blank), a frame the envelope parser will reject.
-    assert_eq!(expect[3], Ok((b"\r".to_vec(), 44, 6, true)));
+    // "\r\r\n": only the CR right before the LF is stripped; the line's content is "\r", a
+    // bare CR (a reader that ends lines at CR sees two blank lines).
+    assert_eq!(expect[3], Err((FrameErrorKind::BareCr, 44, 6)));
     assert_eq!(expect[4], Err((FrameErrorKind::UnterminatedLine, 47, 7)));
     for i in 0..=input.len() {
         for j in i..=input.len() {
@@ -412,4 +412,117 @@ fn set_max_frame_len_applies_to_line_in_progress() {
         panic!("{:?}", d.status)
     };
     assert_eq!(e.kind(), FrameErrorKind::FrameTooLarge);
+}
+
+/// Hostile trial (session 20): a bare CR (one not right before the LF) hid a second message
+/// from mcpwire. JSON reads a CR as whitespace, so the LF-delimited line below was one valid
+/// `ping`; the Python SDK reads stdin with universal newlines, so to a Python server it is
+/// three lines, the middle one a valid `tools/call`. The line is now `bare-cr`, its bytes
+/// dropped, and the stream goes on; in any read split.
+#[test]
+fn a_bare_cr_hides_no_message() {
+    let smuggle: &[u8] = b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1,\"x\":\r{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"id\":2,\"params\":{\"name\":\"delete_all\",\"arguments\":{}}}\r}\n";
+    assert!(
+        mcpwire::parse(&smuggle[..smuggle.len() - 1]).is_ok(),
+        "valid JSON with CR whitespace"
+    );
+    let mut input = smuggle.to_vec();
+    input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":3}\r\n");
+    let next = smuggle.len() as u64;
+    let expect: Vec<NdItem> = vec![
+        Err((FrameErrorKind::BareCr, 0, 1)),
+        Ok((
+            input[smuggle.len()..input.len() - 2].to_vec(),
+            next,
+            2,
+            true,
+        )),
+    ];
+    assert_eq!(one_read(&input, DEFAULT_MAX_FRAME_LEN), expect);
+    assert_eq!(reference_ndjson(&input, DEFAULT_MAX_FRAME_LEN), expect);
+    for k in 0..=input.len() {
+        let reads = split_at(input.len(), k);
+        assert_eq!(
+            feed(&input, &reads, DEFAULT_MAX_FRAME_LEN).0,
+            expect,
+            "k {k}"
+        );
+    }
+    let (got, f) = feed(&input, &vec![1; input.len()], DEFAULT_MAX_FRAME_LEN);
+    assert_eq!(got, expect, "bytewise");
+    assert_eq!(
+        (f.bare_cr_lines(), f.frames(), f.cr_stripped_lines()),
+        (1, 1, 1)
+    );
+    // Every byte examined once, the CR at the end of a read included.
+    assert_eq!(f.bytes_examined(), input.len() as u64);
+}
+
+/// A bare CR at every position of a line, and CRs that are not bare: a CR right before the
+/// LF (stripped), a CRLF blank line. One read and every split give the same items as the
+/// reference.
+#[test]
+fn bare_cr_at_every_position_and_split() {
+    let line = b"{\"id\":1,\"method\":\"m\"}";
+    for at in 0..=line.len() {
+        let mut input = line[..at].to_vec();
+        input.push(b'\r');
+        input.extend_from_slice(&line[at..]);
+        input.extend_from_slice(b"\n\r\n{}\r\n");
+        let expect = reference_ndjson(&input, 64);
+        let bare = at < line.len();
+        assert_eq!(
+            expect.first().map(|i| i.as_ref().err().map(|e| e.0)),
+            Some(bare.then_some(FrameErrorKind::BareCr)),
+            "at {at}"
+        );
+        let (got, f) = feed(&input, &[input.len()], 64);
+        assert_eq!(got, expect, "at {at}");
+        assert_eq!(f.bare_cr_lines(), u64::from(bare));
+        for k in 0..=input.len() {
+            assert_eq!(
+                feed(&input, &split_at(input.len(), k), 64).0,
+                expect,
+                "at {at} k {k}"
+            );
+        }
+    }
+}
+
+/// The limit applies first: a line of `max` bytes with a bare CR is `bare-cr`, one of
+/// `max + 1` is `frame-too-large` (its bytes are discarded unread); one byte either side.
+#[test]
+fn bare_cr_against_the_limit() {
+    let max = 16;
+    for len in [max - 1, max, max + 1] {
+        for crlf in [false, true] {
+            let mut input = vec![b' '; len];
+            input[len / 2] = b'\r';
+            input.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+            input.extend_from_slice(b"{}\n");
+            let kind = if len <= max {
+                FrameErrorKind::BareCr
+            } else {
+                FrameErrorKind::FrameTooLarge
+            };
+            let expect: Vec<NdItem> = vec![
+                Err((kind, 0, 1)),
+                Ok((b"{}".to_vec(), input.len() as u64 - 3, 2, false)),
+            ];
+            assert_eq!(one_read(&input, max), expect, "len {len} crlf {crlf}");
+            assert_eq!(reference_ndjson(&input, max), expect);
+            for k in 0..=input.len() {
+                assert_eq!(
+                    feed(&input, &split_at(input.len(), k), max).0,
+                    expect,
+                    "len {len} k {k}"
+                );
+            }
+            assert_eq!(
+                feed(&input, &vec![1; input.len()], max).0,
+                expect,
+                "bytewise"
+            );
+        }
+    }
 }

@@ -1832,3 +1832,50 @@ fn a_slow_stderr_reader_gets_the_whole_log() {
     assert_eq!(s["log_records_dropped"], 0, "{s}");
     assert_eq!(violations(&recs).len(), n);
 }
+
+/// Hostile trial (session 20): a client line whose bare CR hides a `tools/call` from an
+/// LF-only reader; a Python server (universal newlines) would run it. The proxy forwards
+/// nothing of the line and answers it -32700 without an id (which message it holds depends
+/// on the reader); the next request goes through. Under `--monitor` it is forwarded as is
+/// and logged `bare-cr`.
+#[test]
+fn a_bare_cr_line_is_not_forwarded() {
+    if !python() {
+        return;
+    }
+    let smuggle = "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1,\"x\":\r{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"id\":2,\"params\":{\"name\":\"delete_all\",\"arguments\":{}}}\r}\n";
+    let ping = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n";
+    let input = format!("{smuggle}{ping}");
+    let (out, record) = recorded(&["--profile", "legacy"], b"", input.clone());
+    assert_eq!(record, ping);
+    let replies = lines(&out.stdout);
+    assert_eq!(replies.len(), 2, "{replies:?}");
+    assert!(
+        replies
+            .iter()
+            .any(|r| r["id"].is_null() && r["error"]["code"] == -32700),
+        "{replies:?}"
+    );
+    assert!(
+        replies
+            .iter()
+            .any(|r| r["id"] == 3 && r.get("result").is_some())
+    );
+    let recs = records(&out.stderr);
+    let v = violations(&recs);
+    assert!(
+        v.iter()
+            .any(|r| r["kind"] == "bare-cr" && r["action"] == "replied"),
+        "{v:?}"
+    );
+
+    let (out, record) = recorded(&["--profile", "legacy", "--monitor"], b"", input.clone());
+    assert_eq!(record, input);
+    let recs = records(&out.stderr);
+    let v = violations(&recs);
+    assert!(
+        v.iter()
+            .any(|r| r["kind"] == "bare-cr" && r["action"] == "forwarded"),
+        "{v:?}"
+    );
+}

@@ -438,6 +438,15 @@ impl FrameReader {
                         let n = e.len().min(pending.len());
                         Some(Got::Error(e, Some(self.start..self.start + n)))
                     }
+                    // A line with a bare CR: its bytes stay in the buffer until the next call
+                    // (`drop_next`), so the report can show them and point at the CR. Blank
+                    // lines before it in this call moved its start past `pending[0]`.
+                    Status::Complete(Err(e)) if e.kind() == FrameErrorKind::BareCr => {
+                        let at = usize::try_from(e.offset() - base).unwrap_or(usize::MAX);
+                        let line = pending.get(at..).and_then(|p| p.get(..e.len()));
+                        let kept = line.map(|_| self.start + at..self.start + at + e.len());
+                        Some(Got::Error(e, kept))
+                    }
                     Status::Complete(Err(e)) => Some(Got::Error(e, None)),
                     Status::Complete(Ok(fr)) => {
                         let o = Origin {

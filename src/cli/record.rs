@@ -1,6 +1,7 @@
 //! One frame's verdict: the `--format jsonl` record of DESIGN.md's CLI contract.
 
 use mcpwire::error::ErrorKind;
+use mcpwire::framing::FrameErrorKind;
 use mcpwire::profile::{Direction, Session, Tracked, Validator, Violation};
 use mcpwire::{Envelope, Parser, Shape};
 use serde::Serialize;
@@ -189,8 +190,9 @@ impl Checker {
     }
 }
 
-/// The record of a frame the framer rejected (oversize frame, unterminated line or event:
-/// the bytes were not parsed), or `None` for a frame to parse. Size limits answer -32600; a
+/// The record of a frame the framer rejected (oversize frame, unterminated line or event, a
+/// stdio line with a bare CR, at its first CR: the bytes were not parsed), or `None` for a
+/// frame to parse. Size limits answer -32600; a
 /// truncated stream cannot be answered, and is reported with -32700 (the bytes are not a
 /// complete JSON text).
 pub fn framing_error(frame: &Frame<'_>, number: u64) -> Option<Record> {
@@ -200,8 +202,13 @@ pub fn framing_error(frame: &Frame<'_>, number: u64) -> Option<Record> {
     let code = k
         .error_kind()
         .map_or(ErrorKind::UnexpectedEnd.code(), ErrorKind::code);
+    // A bare CR's line is kept (not parsed): point at its first CR.
+    let at = match k {
+        FrameErrorKind::BareCr => memchr::memchr(b'\r', frame.bytes).unwrap_or(0),
+        _ => 0,
+    };
     rec.violations
-        .push(violation(frame, k.name(), code.into(), 0, k.message()));
+        .push(violation(frame, k.name(), code.into(), at, k.message()));
     Some(rec)
 }
 

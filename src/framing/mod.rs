@@ -40,7 +40,7 @@
 
 use std::fmt;
 
-use crate::error::{ErrorKind, INVALID_REQUEST};
+use crate::error::ErrorKind;
 
 pub mod body;
 pub mod ndjson;
@@ -176,6 +176,11 @@ frame_error_kinds! {
     /// The stream ended inside an NDJSON line (no final LF). The bytes are reported, not
     /// parsed.
     UnterminatedLine => "unterminated-line", "stream ends inside a line (no final newline)";
+    /// An NDJSON line holds a CR anywhere but right before its LF (see the
+    /// [`ndjson`](crate::framing::ndjson) module docs: readers disagree on where such a line
+    /// ends). Its bytes are discarded and the stream goes on (JSON-RPC -32700, HTTP 400; no id
+    /// is echoed, since which message the line holds depends on the reader).
+    BareCr => "bare-cr", "line holds a CR that does not end it";
     /// The joined `data` of one SSE event is longer than the event limit; the rest of the event
     /// is discarded (JSON-RPC -32600).
     EventTooLarge => "event-too-large", "SSE event data exceeds the size limit";
@@ -191,8 +196,8 @@ frame_error_kinds! {
     BodyTooLarge => "body-too-large", "HTTP body exceeds the size limit or its Content-Length";
     /// An HTTP body shorter than its declared `Content-Length`. Fatal.
     TruncatedBody => "truncated-body", "HTTP body shorter than its Content-Length";
-    /// The encoder was given a frame it cannot write byte-exact: an LF inside an NDJSON frame
-    /// (or an empty one, or one ending in CR), a CR / LF inside an SSE field value (`event`,
+    /// The encoder was given a frame it cannot write byte-exact: an LF or CR inside an NDJSON
+    /// frame (or an empty one), a CR / LF inside an SSE field value (`event`,
     /// `id`) or a CR inside SSE `data`, or a decoder's error item (an oversize or
     /// unterminated frame has no frame to write).
     UnencodableFrame => "unencodable-frame", "frame cannot be written byte-exact on this transport";
@@ -200,30 +205,33 @@ frame_error_kinds! {
 
 impl FrameErrorKind {
     /// The envelope-layer [`ErrorKind`] this corresponds to, if any: the three size limits map
-    /// to [`ErrorKind::FrameTooLarge`].
+    /// to [`ErrorKind::FrameTooLarge`], a bare CR to [`ErrorKind::BareCr`].
     pub const fn error_kind(self) -> Option<ErrorKind> {
         match self {
             FrameErrorKind::FrameTooLarge
             | FrameErrorKind::EventTooLarge
             | FrameErrorKind::BodyTooLarge => Some(ErrorKind::FrameTooLarge),
+            FrameErrorKind::BareCr => Some(ErrorKind::BareCr),
             _ => None,
         }
     }
     /// The JSON-RPC code a server answers with: `-32600` (Invalid Request) for the size
-    /// limits; `None` where no reply is due (a truncated stream cannot be answered; an
+    /// limits, `-32700` (Parse error) for a bare CR; `None` where no reply is due (a truncated stream cannot be answered; an
     /// overlong SSE line that is not data comes from a server). The CLI's records, which need
     /// a code for every violation, use `-32700` (Parse error) for those kinds
     /// (`unterminated-line`, `unterminated-event`, `line-too-long`): their bytes are not a
     /// complete JSON text.
     pub const fn jsonrpc_code(self) -> Option<i32> {
         match self.error_kind() {
-            Some(_) => Some(INVALID_REQUEST),
+            Some(k) => Some(k.code()),
             None => None,
         }
     }
-    /// The HTTP status a server answers with: 413 (Content Too Large) for the size limits.
+    /// The HTTP status a server answers with: 413 (Content Too Large) for the size limits,
+    /// 400 for a bare CR.
     pub const fn http_status(self) -> Option<u16> {
         match self.error_kind() {
+            Some(ErrorKind::BareCr) => Some(400),
             Some(_) => Some(413),
             None => None,
         }

@@ -11,6 +11,14 @@
 //!   ([`NdjsonFrame::cr_stripped`]); the spec does not address CRLF, and a tolerant framer
 //!   accepts it.
 //! * Empty lines (also a lone CR) are skipped and counted.
+//! * A line that holds a CR anywhere but right before its LF (a "bare" CR) is reported as
+//!   [`FrameErrorKind::BareCr`] and its bytes are dropped; the stream goes on. JSON allows CR
+//!   as whitespace, so such a line is one valid message to a reader that splits at LF only
+//!   (the TypeScript SDK, tokio-util's `LinesCodec`), but several lines to one that also ends
+//!   lines at CR (the Python SDK reads stdin with universal newlines): a line
+//!   `{"id":1,"method":"ping","x":␍{"id":2,"method":"tools/call",…}␍}` is a `ping` to the one
+//!   and a `tools/call` between two broken lines to the other (hostile trial, session 20). No
+//!   JSON serialiser writes a CR between tokens, so nothing real is lost.
 //! * A line longer than `max_frame_len` bytes (excluding LF and a stripped CR) is reported once
 //!   as [`FrameErrorKind::FrameTooLarge`] as soon as that is known (after `max_frame_len + 2`
 //!   bytes without LF), then discarded up to the next LF; the stream goes on. Memory stays
@@ -20,8 +28,10 @@
 //!   over the limit (a last CR not counted, as a CR before an LF is not); a last lone CR is a
 //!   blank line.
 //!
-//! The LF search uses `memchr` and resumes where the previous call stopped, so every byte is
-//! searched once ([`NdjsonFramer::bytes_examined`]).
+//! The line-end search (the first CR or LF, with the scan module's AVX2 kernel or `memchr2`)
+//! resumes where the previous call stopped, so every byte is searched once
+//! ([`NdjsonFramer::bytes_examined`]); a CR that ends the bytes given so far is searched again
+//! with the next call, once it is known whether an LF follows.
 //!
 //! # Example
 //!
@@ -86,7 +96,7 @@ impl NdjsonFrame {
     }
 }
 
-/// An LF search already run on the pending bytes, `(from, window, found)` (see
+/// A CR-or-LF search already run on the pending bytes, `(from, window, found)` (see
 /// `NdjsonFramer::search`), handed from the fast path of `decode` to its slow path.
 pub(crate) type Searched = Option<(usize, usize, Option<usize>)>;
 
@@ -98,6 +108,8 @@ pub struct NdjsonFramer {
     scanned: usize,
     /// Dropping an oversize line up to its LF.
     discarding: bool,
+    /// The pending line holds a bare CR (one not followed by LF) in its searched part.
+    bare_cr: bool,
     /// Stream offset of the first pending byte.
     offset: u64,
     /// 1-based line number of the first pending byte.
@@ -107,6 +119,7 @@ pub struct NdjsonFramer {
     cr_stripped: u64,
     blank_lines: u64,
     oversize: u64,
+    bare_cr_lines: u64,
 }
 
 impl Default for NdjsonFramer {
@@ -127,6 +140,7 @@ impl NdjsonFramer {
             max_frame_len,
             scanned: 0,
             discarding: false,
+            bare_cr: false,
             offset: 0,
             line: 1,
             examined: 0,
@@ -134,6 +148,7 @@ impl NdjsonFramer {
             cr_stripped: 0,
             blank_lines: 0,
             oversize: 0,
+            bare_cr_lines: 0,
         }
     }
 
@@ -172,6 +187,10 @@ impl NdjsonFramer {
     pub fn oversize_lines(&self) -> u64 {
         self.oversize
     }
+    /// Lines reported as [`FrameErrorKind::BareCr`].
+    pub fn bare_cr_lines(&self) -> u64 {
+        self.bare_cr_lines
+    }
     /// Stream offset of the first byte not yet consumed.
     pub fn stream_offset(&self) -> u64 {
         self.offset
@@ -179,8 +198,9 @@ impl NdjsonFramer {
 
     /// Finds the next frame in `buf` (the pending bytes; see the module docs).
     ///
-    /// Returns a frame, a [`FrameErrorKind::FrameTooLarge`] error, or partial; in each case
-    /// the caller drops `consumed` bytes from the front of `buf` afterwards.
+    /// Returns a frame, a [`FrameErrorKind::FrameTooLarge`] or [`FrameErrorKind::BareCr`]
+    /// error, or partial; in each case the caller drops `consumed` bytes from the front of
+    /// `buf` afterwards.
     #[inline(always)]
     pub fn decode(&mut self, buf: &[u8]) -> Decoded<NdjsonFrame> {
         match self.decode_fast(buf) {
@@ -190,7 +210,8 @@ impl NdjsonFramer {
     }
 
     /// The common case of [`decode`](Self::decode), kept small so it inlines into the caller:
-    /// the first pending line is complete, not blank and within the limit; returns
+    /// the first pending line is complete, not blank, within the limit and without a bare CR;
+    /// returns
     /// `(consumed, frame)` with the frame at the front of `buf`. Anything else is `Err` with
     /// what `decode_slow` needs to finish the call (the search already run, so no byte is
     /// searched twice); nothing is counted or consumed then.
@@ -203,16 +224,18 @@ impl NdjsonFramer {
             buf.len(),
             self.scanned
         );
-        if self.discarding {
+        if self.discarding || self.bare_cr {
             return Err(None);
         }
         let search = self.search(buf);
-        if let (from, _, Some(i)) = search {
-            let lf = from + i;
-            let cr = lf > 0 && buf[lf - 1] == b'\r';
-            let len = lf - cr as usize;
-            if len != 0 && len <= self.max_frame_len {
-                self.examined += (i + 1) as u64;
+        if let (from, window, Some(i)) = search {
+            // The first CR or LF: an LF, or the CR of a CRLF, ends the line; a CR followed by
+            // anything else (or by nothing yet) is for the slow path.
+            let len = from + i;
+            let cr = buf[len] == b'\r';
+            let lf = len + cr as usize;
+            if (!cr || (lf < window && buf[lf] == b'\n')) && len != 0 && len <= self.max_frame_len {
+                self.examined += (lf + 1 - from) as u64;
                 let (offset, line) = (self.offset, self.line);
                 self.advance_line(lf + 1);
                 self.frames += 1;
@@ -229,16 +252,54 @@ impl NdjsonFramer {
         Err(Some(search))
     }
 
-    /// Searches the pending line at the front of `rest` for its LF: returns `(from, window,
-    /// found)`, where `rest[from..window]` is what was searched (a complete line is at most
-    /// max + 2 bytes with its CR LF, so the search stops there) and `found` the LF's index in
-    /// that slice. Does not count the bytes examined; the caller does, once it knows the
-    /// outcome.
+    /// Searches the pending line at the front of `rest` for its first CR or LF: returns
+    /// `(from, window, found)`, where `rest[from..window]` is what was searched (a complete
+    /// line is at most max + 2 bytes with its CR LF, so the search stops there) and `found`
+    /// the index of the CR or LF in that slice. Does not count the bytes examined; the caller
+    /// does, once it knows the outcome.
     #[inline(always)]
     fn search(&self, rest: &[u8]) -> (usize, usize, Option<usize>) {
         let window = rest.len().min(self.max_frame_len.saturating_add(2));
         let from = self.scanned.min(window);
-        (from, window, super::find_lf(&rest[from..window]))
+        (from, window, super::find_cr_or_lf(&rest[from..window]))
+    }
+
+    /// The end of the pending line at the front of `rest`, from a [`search`](Self::search)
+    /// result: `Ok(lf)`, the index of its LF, after noting every bare CR before it
+    /// (`bare_cr`); `Err(end)` when `rest[..window]` holds no LF that ends the line, where
+    /// `end` is how far the line is searched (`window`, or the index of a CR that is the last
+    /// byte given: whether an LF follows it is known only with the next bytes). Counts the
+    /// bytes examined.
+    fn line_end(
+        &mut self,
+        rest: &[u8],
+        (from0, window, found): (usize, usize, Option<usize>),
+    ) -> Result<usize, usize> {
+        let (mut from, mut found) = (from0, found);
+        let end = loop {
+            let Some(i) = found else { break Err(window) };
+            let at = from + i;
+            if rest[at] == b'\n' {
+                break Ok(at);
+            }
+            if at + 1 == window {
+                // A CR at the end of the window: the line's last byte so far (then search it
+                // again with more bytes), or past the limit (then too large either way).
+                break Err(if window == rest.len() { at } else { window });
+            }
+            if rest[at + 1] == b'\n' {
+                break Ok(at + 1);
+            }
+            self.bare_cr = true;
+            from = at + 1;
+            found = super::find_cr_or_lf(&rest[from..window]);
+        };
+        let searched = match end {
+            Ok(lf) => lf + 1,
+            Err(end) => end,
+        };
+        self.examined += (searched - from0) as u64;
+        end
     }
 
     /// Everything but the common case of [`decode`](Self::decode): discarding an oversize
@@ -275,15 +336,15 @@ impl NdjsonFramer {
                 }
             }
 
-            let (from, window, found) = match searched.take() {
+            let search = match searched.take() {
                 Some(s) => s,
                 None => self.search(rest),
             };
-            match found {
-                Some(i) => {
+            let window = search.1;
+            match self.line_end(rest, search) {
+                Ok(lf) => {
                     // Found a line end.
-                    self.examined += (i + 1) as u64;
-                    let lf = from + i;
+                    let bare_cr = std::mem::take(&mut self.bare_cr);
                     let cr = lf > 0 && rest[lf - 1] == b'\r';
                     let len = if cr { lf - 1 } else { lf };
                     let (offset, line) = (self.offset, self.line);
@@ -299,6 +360,11 @@ impl NdjsonFramer {
                         let e = FrameError::new(FrameErrorKind::FrameTooLarge, offset, line, len);
                         return Decoded::error(consumed, e);
                     }
+                    if bare_cr {
+                        self.bare_cr_lines += 1;
+                        let e = FrameError::new(FrameErrorKind::BareCr, offset, line, len);
+                        return Decoded::error(consumed, e);
+                    }
                     self.frames += 1;
                     self.cr_stripped += cr as u64;
                     let frame = NdjsonFrame {
@@ -309,8 +375,7 @@ impl NdjsonFramer {
                     };
                     return Decoded::frame(consumed, frame);
                 }
-                None => {
-                    self.examined += (window - from) as u64;
+                Err(end) => {
                     if window < rest.len() || rest.len() >= self.max_frame_len.saturating_add(2) {
                         // No LF within max + 2 bytes: too large whatever comes next. Report
                         // now, drop what was searched, discard the rest of the line.
@@ -322,12 +387,13 @@ impl NdjsonFramer {
                             window,
                         );
                         self.discarding = true;
+                        self.bare_cr = false;
                         self.offset += window as u64;
                         self.scanned = 0;
                         return Decoded::error(start + window, e);
                     }
                     // Not a full line yet; remember how far we searched.
-                    self.scanned = window;
+                    self.scanned = end;
                     return Decoded::partial(start);
                 }
             }
@@ -366,6 +432,8 @@ impl NdjsonFramer {
         if rest == 0 {
             return Decoded::partial(consumed);
         }
+        // The last line is reported whole (its bytes, not parsed), bare CRs or not.
+        self.bare_cr = false;
         let tail = &buf[consumed..];
         if tail == b"\r" {
             // A lone CR is a blank line with its LF or without (trial finding: `{}\n\r` at
@@ -404,6 +472,7 @@ impl NdjsonFramer {
         self.offset += n as u64;
         self.line += 1;
         self.scanned = 0;
+        self.bare_cr = false;
     }
 }
 

@@ -9,7 +9,8 @@
 //!   the bytes between LF (0x0A) bytes; one trailing CR (0x0D) of a line is stripped; empty
 //!   lines are skipped; an unterminated last line is dropped at end of stream (reliability
 //!   notes §4.1, "partial frame at EOF"); a line longer than the frame limit is reported once
-//!   as [`NdjsonItem::Oversize`] and its bytes discarded up to the next LF.
+//!   as [`NdjsonItem::Oversize`] and its bytes discarded up to the next LF; a line within
+//!   the limit that still holds a CR after that is [`NdjsonItem::BareCr`], its bytes dropped.
 //! * [`reference_sse`]: `text/event-stream` per the WHATWG HTML "server-sent events"
 //!   interpretation rules (§9.2.6): one leading UTF-8 BOM stripped; lines end at CRLF, LF or
 //!   CR; `:` starts a comment; `field:value` with one leading space of the value removed; a
@@ -40,6 +41,16 @@ pub enum NdjsonItem {
         start: usize,
         /// 1-based line number.
         line: u64,
+    },
+    /// A line within the limit holding a CR that does not end it (not right before its LF),
+    /// discarded.
+    BareCr {
+        /// Byte offset in the stream where the line starts.
+        start: usize,
+        /// 1-based line number.
+        line: u64,
+        /// Bytes of the line without its LF and trailing CR.
+        len: usize,
     },
 }
 
@@ -75,6 +86,12 @@ pub fn reference_ndjson(stream: &[u8], max_frame_len: usize) -> NdjsonReading {
                 items.push(NdjsonItem::Oversize {
                     start: line_start,
                     line,
+                });
+            } else if stream[line_start..end].contains(&b'\r') {
+                items.push(NdjsonItem::BareCr {
+                    start: line_start,
+                    line,
+                    len: end - line_start,
                 });
             } else {
                 items.push(NdjsonItem::Frame {
@@ -278,6 +295,8 @@ pub enum NdjsonOut {
     TooLarge(u64, u64),
     /// [`FrameErrorKind::UnterminatedLine`] at a stream offset, with its length.
     Unterminated(u64, usize),
+    /// [`FrameErrorKind::BareCr`] at a stream offset and line, with its length.
+    BareCr(u64, u64, usize),
     /// Any other frame error (never expected from the NDJSON framer).
     Other(FrameError),
 }
@@ -286,6 +305,7 @@ fn ndjson_error(e: FrameError) -> NdjsonOut {
     match e.kind() {
         FrameErrorKind::FrameTooLarge => NdjsonOut::TooLarge(e.offset(), e.line()),
         FrameErrorKind::UnterminatedLine => NdjsonOut::Unterminated(e.offset(), e.len()),
+        FrameErrorKind::BareCr => NdjsonOut::BareCr(e.offset(), e.line(), e.len()),
         _ => NdjsonOut::Other(e),
     }
 }
@@ -382,6 +402,7 @@ pub fn expected_ndjson(stream: &[u8], max_frame_len: usize) -> Vec<NdjsonOut> {
                 NdjsonOut::Frame(range.start as u64, line, stream[range].to_vec())
             }
             NdjsonItem::Oversize { start, line } => NdjsonOut::TooLarge(start as u64, line),
+            NdjsonItem::BareCr { start, line, len } => NdjsonOut::BareCr(start as u64, line, len),
         })
         .collect();
     let tail = r.unterminated;
@@ -613,7 +634,7 @@ mod tests {
             .into_iter()
             .map(|i| match i {
                 NdjsonItem::Frame { range, .. } => Ok(&stream[range]),
-                NdjsonItem::Oversize { start, .. } => Err(start),
+                NdjsonItem::Oversize { start, .. } | NdjsonItem::BareCr { start, .. } => Err(start),
             })
             .collect()
     }
@@ -630,11 +651,20 @@ mod tests {
 
     #[test]
     fn ndjson_strips_only_one_cr() {
-        assert_eq!(frames(b"x\r\r\n", 10), vec![Ok(&b"x\r"[..])]);
+        // The CR left after stripping one is a bare CR: the line is rejected.
+        assert_eq!(frames(b"x\r\r\n", 10), vec![Err(0)]);
         // A lone CR line is blank after stripping.
         assert_eq!(frames(b"\r\n", 10), vec![]);
-        // CR inside a line is kept.
-        assert_eq!(frames(b"a\rb\n", 10), vec![Ok(&b"a\rb"[..])]);
+        // A CR inside a line: rejected, with its length; the next line is read.
+        assert_eq!(frames(b"a\rb\n{}\n", 10), vec![Err(0), Ok(&b"{}"[..])]);
+        assert_eq!(
+            reference_ndjson(b"a\rb\n", 10).items,
+            vec![NdjsonItem::BareCr {
+                start: 0,
+                line: 1,
+                len: 3
+            }]
+        );
     }
 
     #[test]

@@ -82,7 +82,8 @@ pub fn random_reads(len: usize, max: usize, seed: u64) -> Vec<usize> {
     out
 }
 
-/// NDJSON reference: split on LF over the whole input.
+/// NDJSON reference: split on LF over the whole input; a line still holding a CR after its
+/// last CR is stripped is `BareCr`.
 /// Items: `Ok((frame, offset, line, cr_stripped))` or `Err((kind, offset, line))`.
 pub type NdItem = Result<(Vec<u8>, u64, u64, bool), (FrameErrorKind, u64, u64)>;
 
@@ -100,6 +101,9 @@ pub fn reference_ndjson(input: &[u8], max: usize) -> Vec<NdItem> {
                 };
                 if content.len() > max {
                     out.push(Err((FrameErrorKind::FrameTooLarge, off as u64, line)));
+                } else if content.contains(&b'\r') {
+                    // A CR that does not end the line (readers disagree on where it ends).
+                    out.push(Err((FrameErrorKind::BareCr, off as u64, line)));
                 } else if !content.is_empty() {
                     out.push(Ok((content.to_vec(), off as u64, line, cr)));
                 }
