@@ -147,7 +147,9 @@ pub struct RawFrame {
 
 impl RawFrame {
     /// The frame bytes (no line terminator); for an error item, the bytes kept (empty for an
-    /// oversize line, the leftover bytes for an unterminated one).
+    /// oversize line, the leftover bytes for an unterminated one, the line for one with a
+    /// bare CR, so that its id can still be read, e.g. with
+    /// [`Parser::recover_id`](crate::Parser::recover_id)).
     pub fn bytes(&self) -> &Bytes {
         &self.bytes
     }
@@ -299,20 +301,28 @@ impl Decoder for NdjsonRawCodec {
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<RawFrame>, CodecError> {
         // The common case (a complete line first in the buffer) straight from the framer's
         // fast path; everything else through its general result.
+        let base = self.framer.stream_offset();
         let d = match self.framer.decode_fast(src) {
             Ok((consumed, f)) => return Ok(Some(split_frame(src, consumed, f))),
             Err(searched) => self.framer.decode_slow(src, 0, searched),
         };
         match d.status {
             Status::Complete(Ok(f)) => Ok(Some(split_frame(src, d.consumed, f))),
+            // A bare CR is the line's own fault, not a size limit: always an item, with the
+            // line's bytes (blank lines may come before it in `consumed`), so that a proxy
+            // can still read its id (re-trial: a server's response ending in CR CR LF was
+            // dropped, and the client's request waited for ever).
+            Status::Complete(Err(e)) if e.kind() == FrameErrorKind::BareCr => {
+                let mut line = src.split_to(d.consumed);
+                line.advance(usize::try_from(e.offset() - base).unwrap_or(0));
+                line.truncate(e.len());
+                Ok(Some(RawFrame::from_error(e, line.freeze())))
+            }
             Status::Complete(Err(e)) => {
                 src.advance(d.consumed);
-                // A bare CR is the line's own fault, not a size limit: always an item.
                 match self.on_oversize {
-                    OnOversize::Fatal if e.kind() == FrameErrorKind::FrameTooLarge => {
-                        Err(CodecError::Frame(e))
-                    }
-                    _ => Ok(Some(RawFrame::from_error(e, Bytes::new()))),
+                    OnOversize::Fatal => Err(CodecError::Frame(e)),
+                    OnOversize::Report => Ok(Some(RawFrame::from_error(e, Bytes::new()))),
                 }
             }
             Status::Partial => {

@@ -187,7 +187,7 @@ fn encoder_rejects_embedded_newline() {
     assert_eq!(&out[..], b"{} \n");
 }
 
-/// A line with a bare CR is an item carrying `bare-cr` (its bytes dropped), also under
+/// A line with a bare CR is an item carrying `bare-cr` and the line's bytes, also under
 /// `OnOversize::Fatal`, which is for the size limit only; the stream goes on.
 #[tokio::test]
 async fn bare_cr_line_is_an_item_under_either_oversize_policy() {
@@ -206,7 +206,11 @@ async fn bare_cr_line_is_an_item_under_either_oversize_policy() {
             (FrameErrorKind::BareCr, 0, 1)
         );
         assert_eq!(e.kind().jsonrpc_code(), Some(-32700));
-        assert!(first.bytes().is_empty());
+        // The line's bytes (without its LF), so that its id can still be read.
+        assert_eq!(
+            &first.bytes()[..],
+            &input[..input.iter().position(|&b| b == b'\n').unwrap()]
+        );
         let second = stream.next().await.unwrap().unwrap();
         assert_eq!(second.envelope().unwrap().envelope().id_raw(), Some("2"));
         assert!(stream.next().await.is_none());

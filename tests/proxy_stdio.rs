@@ -1835,8 +1835,8 @@ fn a_slow_stderr_reader_gets_the_whole_log() {
 
 /// Hostile trial (session 20): a client line whose bare CR hides a `tools/call` from an
 /// LF-only reader; a Python server (universal newlines) would run it. The proxy forwards
-/// nothing of the line and answers it -32700 without an id (which message it holds depends
-/// on the reader); the next request goes through. Under `--monitor` it is forwarded as is
+/// nothing of the line and answers it -32700 with the id a JSON reader sees; the next
+/// request goes through. Under `--monitor` it is forwarded as is
 /// and logged `bare-cr`.
 #[test]
 fn a_bare_cr_line_is_not_forwarded() {
@@ -1850,10 +1850,12 @@ fn a_bare_cr_line_is_not_forwarded() {
     assert_eq!(record, ping);
     let replies = lines(&out.stdout);
     assert_eq!(replies.len(), 2, "{replies:?}");
+    // Answered as any rejected request, with the id a JSON reader sees: nothing of the line
+    // reached the server, so no other reading of it matters.
     assert!(
         replies
             .iter()
-            .any(|r| r["id"].is_null() && r["error"]["code"] == -32700),
+            .any(|r| r["id"] == 1 && r["error"]["code"] == -32700),
         "{replies:?}"
     );
     assert!(
@@ -1865,7 +1867,25 @@ fn a_bare_cr_line_is_not_forwarded() {
     let v = violations(&recs);
     assert!(
         v.iter()
-            .any(|r| r["kind"] == "bare-cr" && r["action"] == "replied"),
+            .any(|r| r["kind"] == "bare-cr" && r["action"] == "replied" && r["at"] == 44),
+        "{v:?}"
+    );
+
+    // A server's response ending in CR CR LF (re-trial: it was dropped and the client's
+    // request waited for ever): replaced with the -32603 error for the request in flight.
+    let script = b"{\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{}}\r\r";
+    let (out, _) = recorded(&["--profile", "legacy"], script, ping.into());
+    let replies = lines(&out.stdout);
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert_eq!(replies[0]["id"], 3);
+    assert_eq!(replies[0]["error"]["code"], -32603);
+    let recs = records(&out.stderr);
+    let v = violations(&recs);
+    assert!(
+        v.iter().any(|r| r["kind"] == "bare-cr"
+            && r["action"] == "replaced"
+            && r["dir"] == "s2c"
+            && r["at"] == 36),
         "{v:?}"
     );
 

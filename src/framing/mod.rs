@@ -177,9 +177,10 @@ frame_error_kinds! {
     /// parsed.
     UnterminatedLine => "unterminated-line", "stream ends inside a line (no final newline)";
     /// An NDJSON line holds a CR anywhere but right before its LF (see the
-    /// [`ndjson`](crate::framing::ndjson) module docs: readers disagree on where such a line
-    /// ends). Its bytes are discarded and the stream goes on (JSON-RPC -32700, HTTP 400; no id
-    /// is echoed, since which message the line holds depends on the reader).
+    /// [`ndjson`] module docs: readers disagree on where such a line
+    /// ends). The line is not a frame and the stream goes on (JSON-RPC -32700, HTTP 400).
+    /// The codecs' error item keeps its bytes, so that its sender can still be answered by
+    /// the id a JSON reader sees (its bytes were never passed on, so no other reader saw it).
     BareCr => "bare-cr", "line holds a CR that does not end it";
     /// The joined `data` of one SSE event is longer than the event limit; the rest of the event
     /// is discarded (JSON-RPC -32600).

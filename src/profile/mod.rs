@@ -327,11 +327,13 @@ impl Violation {
     /// `Some`): the size limits (`frame-too-large`, `event-too-large`, `body-too-large`) are
     /// [`Rule::Core`]`(`[`ErrorKind::FrameTooLarge`](crate::ErrorKind::FrameTooLarge)`)`
     /// (-32600, HTTP 413 through [`http_status`]) at offset 0 of the discarded frame, with the
-    /// framing kind's message; a stdio line with a bare CR is
-    /// [`Rule::Core`]`(`[`ErrorKind::BareCr`](crate::ErrorKind::BareCr)`)` (-32700, HTTP 400). `None` for the kinds no peer can be answered for: a stream
-    /// that ended inside a line or event, an overlong SSE line that is not data, a truncated
-    /// body, an unencodable frame. Feed it to [`error_reply`] with `None` (no id can be read
-    /// from a discarded frame).
+    /// framing kind's message; feed those to [`error_reply`] with `None` (no id can be read
+    /// from a discarded frame). A stdio line with a bare CR is
+    /// [`Rule::Core`]`(`[`ErrorKind::BareCr`](crate::ErrorKind::BareCr)`)` (-32700, HTTP 400);
+    /// its bytes come with the codecs' error item, so feed it to [`error_reply_for_frame`]
+    /// with them, which echoes a request's id. `None` for the kinds no peer can be answered
+    /// for: a stream that ended inside a line or event, an overlong SSE line that is not data,
+    /// a truncated body, an unencodable frame.
     pub fn from_frame_error(e: &crate::framing::FrameError) -> Option<Self> {
         let kind = e.kind();
         Some(Self {

@@ -28,6 +28,7 @@
 //! included (each element's method, as for a single message).
 
 use mcpwire::codec::FrameFault;
+use mcpwire::framing::FrameErrorKind;
 use mcpwire::profile::{
     BatchElement, Direction, Profile, Revision, Rule, Session, Tracked, Violation, batch_body,
     batch_element_causes, check_headers, error_reply, error_reply_for_frame_with,
@@ -239,12 +240,18 @@ impl Judge {
         let (kind, code, at, message, violation) = match fault {
             FrameFault::Framing(e) => {
                 let v = Violation::from_frame_error(&e).or_else(|| unterminated(&e));
+                // A line with a bare CR comes with its bytes: point at its first CR, as
+                // `check` does (re-trial: the log said byte 0).
+                let at = match e.kind() {
+                    FrameErrorKind::BareCr => memchr::memchr(b'\r', bytes).unwrap_or(0),
+                    _ => 0,
+                };
                 (
                     e.kind().name(),
                     v.as_ref().map(|v| v.rule.code()),
-                    0,
+                    at,
                     e.kind().message().to_owned(),
-                    v,
+                    v.map(|v| Violation { offset: at, ..v }),
                 )
             }
             FrameFault::Envelope(e) => (
@@ -731,7 +738,7 @@ fn answer_invalid(
 /// `unexpected-end` kind (the frame ended before its newline), which gives the code; the log
 /// records the framing kind, `unterminated-line`. `None` for any other framing error.
 fn unterminated(e: &mcpwire::framing::FrameError) -> Option<Violation> {
-    (e.kind() == mcpwire::framing::FrameErrorKind::UnterminatedLine)
+    (e.kind() == FrameErrorKind::UnterminatedLine)
         .then(|| Violation::new(Rule::Core(ErrorKind::UnexpectedEnd), 0, e.kind().message()))
 }
 
