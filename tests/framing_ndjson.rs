@@ -68,6 +68,19 @@ fn one_read(input: &[u8], max: usize) -> Vec<NdItem> {
     feed(input, &[input.len()], max).0
 }
 
+/// `input` gives `expect` in one read, in the reference framer, split in two at every point
+/// and fed byte by byte (`what` names the case in a failure).
+fn assert_every_split(input: &[u8], max: usize, expect: &[NdItem], what: &str) {
+    assert_eq!(one_read(input, max), expect, "{what}");
+    assert_eq!(reference_ndjson(input, max), expect, "{what}");
+    for k in 0..=input.len() {
+        let got = feed(input, &split_at(input.len(), k), max).0;
+        assert_eq!(got, expect, "{what} k {k}");
+    }
+    let got = feed(input, &vec![1; input.len()], max).0;
+    assert_eq!(got, expect, "{what} bytewise");
+}
+
 #[test]
 fn captures_match_reference_in_one_read_and_random_reads() {
     let files = capture_files(".jsonl");
@@ -229,20 +242,7 @@ fn limit_at_boundary_and_one_byte_either_side() {
             };
             let next = Ok((b"{}".to_vec(), input.len() as u64 - 3, 2, false));
             let expect: Vec<NdItem> = expect.into_iter().chain([next]).collect();
-            assert_eq!(one_read(&input, max), expect, "len {len} crlf {crlf}");
-            assert_eq!(reference_ndjson(&input, max), expect);
-            for k in 0..=input.len() {
-                assert_eq!(
-                    feed(&input, &split_at(input.len(), k), max).0,
-                    expect,
-                    "len {len} k {k}"
-                );
-            }
-            assert_eq!(
-                feed(&input, &vec![1; input.len()], max).0,
-                expect,
-                "len {len} bytewise"
-            );
+            assert_every_split(&input, max, &expect, &format!("len {len} crlf {crlf}"));
         }
     }
 }
@@ -438,18 +438,8 @@ fn a_bare_cr_hides_no_message() {
             true,
         )),
     ];
-    assert_eq!(one_read(&input, DEFAULT_MAX_FRAME_LEN), expect);
-    assert_eq!(reference_ndjson(&input, DEFAULT_MAX_FRAME_LEN), expect);
-    for k in 0..=input.len() {
-        let reads = split_at(input.len(), k);
-        assert_eq!(
-            feed(&input, &reads, DEFAULT_MAX_FRAME_LEN).0,
-            expect,
-            "k {k}"
-        );
-    }
-    let (got, f) = feed(&input, &vec![1; input.len()], DEFAULT_MAX_FRAME_LEN);
-    assert_eq!(got, expect, "bytewise");
+    assert_every_split(&input, DEFAULT_MAX_FRAME_LEN, &expect, "smuggle");
+    let (_, f) = feed(&input, &vec![1; input.len()], DEFAULT_MAX_FRAME_LEN);
     assert_eq!(
         (f.bare_cr_lines(), f.frames(), f.cr_stripped_lines()),
         (1, 1, 1)
@@ -509,20 +499,7 @@ fn bare_cr_against_the_limit() {
                 Err((kind, 0, 1)),
                 Ok((b"{}".to_vec(), input.len() as u64 - 3, 2, false)),
             ];
-            assert_eq!(one_read(&input, max), expect, "len {len} crlf {crlf}");
-            assert_eq!(reference_ndjson(&input, max), expect);
-            for k in 0..=input.len() {
-                assert_eq!(
-                    feed(&input, &split_at(input.len(), k), max).0,
-                    expect,
-                    "len {len} k {k}"
-                );
-            }
-            assert_eq!(
-                feed(&input, &vec![1; input.len()], max).0,
-                expect,
-                "bytewise"
-            );
+            assert_every_split(&input, max, &expect, &format!("len {len} crlf {crlf}"));
         }
     }
 }
