@@ -503,3 +503,22 @@ fn bare_cr_against_the_limit() {
         }
     }
 }
+
+/// Review: a CR as the last byte of a full search window (`max + 2` bytes without an LF) is
+/// past the limit whatever follows: the line is too large at once, and the whole window counts
+/// as examined (the CR was left out), as for a window without a CR.
+#[test]
+fn a_cr_closing_a_full_window_is_too_large_and_examined() {
+    let max = 4;
+    for tail in [&b"x"[..], b"\r"] {
+        let mut f = NdjsonFramer::with_max_frame_len(max);
+        let buf = [&b"xxxxx"[..], tail].concat();
+        let d = f.decode(&buf);
+        match d.status {
+            Status::Complete(Err(e)) => assert_eq!(e.kind(), FrameErrorKind::FrameTooLarge),
+            other => panic!("{tail:?}: {other:?}"),
+        }
+        assert_eq!(d.consumed, max + 2);
+        assert_eq!(f.bytes_examined(), (max + 2) as u64, "{tail:?}");
+    }
+}

@@ -12,7 +12,8 @@
 //!   accepts it.
 //! * Empty lines (also a lone CR) are skipped and counted.
 //! * A line that holds a CR anywhere but right before its LF (a "bare" CR) is reported as
-//!   [`FrameErrorKind::BareCr`] and its bytes are dropped; the stream goes on. JSON allows CR
+//!   [`FrameErrorKind::BareCr`], not as a frame (the codecs' error item carries its bytes);
+//!   the stream goes on. JSON allows CR
 //!   as whitespace, so such a line is one valid message to a reader that splits at LF only
 //!   (the TypeScript SDK, tokio-util's `LinesCodec`), but several lines to one that also ends
 //!   lines at CR (the Python SDK reads stdin with universal newlines): a line
@@ -211,8 +212,7 @@ impl NdjsonFramer {
 
     /// The common case of [`decode`](Self::decode), kept small so it inlines into the caller:
     /// the first pending line is complete, not blank, within the limit and without a bare CR;
-    /// returns
-    /// `(consumed, frame)` with the frame at the front of `buf`. Anything else is `Err` with
+    /// returns `(consumed, frame)` with the frame at the front of `buf`. Anything else is `Err` with
     /// what `decode_slow` needs to finish the call (the search already run, so no byte is
     /// searched twice); nothing is counted or consumed then.
     #[inline(always)]
@@ -284,8 +284,14 @@ impl NdjsonFramer {
             }
             if at + 1 == window {
                 // A CR at the end of the window: the line's last byte so far (then search it
-                // again with more bytes), or past the limit (then too large either way).
-                break Err(if window == rest.len() { at } else { window });
+                // again with more bytes), or past the limit (then too large either way, and
+                // the whole window counts as searched).
+                let limit = self.max_frame_len.saturating_add(2);
+                break Err(if window == rest.len() && window < limit {
+                    at
+                } else {
+                    window
+                });
             }
             if rest[at + 1] == b'\n' {
                 break Ok(at + 1);
