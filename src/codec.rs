@@ -16,10 +16,10 @@
 //! A `FramedRead` ends the stream after the first decoder `Err` (tokio-util's `Decoder`
 //! contract). So a frame that is bad but skippable is an *item* that carries its error:
 //! malformed JSON ([`FrameFault::Envelope`]), an oversize line or event, an NDJSON line with a
-//! bare CR, or an unterminated last line / event ([`FrameFault::Framing`]). Decoder `Err` ([`CodecError`]) is only for I/O
-//! errors and fatal framing errors: an HTTP body over its limit or its declared
-//! `Content-Length`, an HTTP body shorter than its declared `Content-Length`, and an oversize
-//! NDJSON line when [`OnOversize::Fatal`] is chosen.
+//! bare CR, or an unterminated last line / event ([`FrameFault::Framing`]). Decoder `Err`
+//! ([`CodecError`]) is only for I/O errors and fatal framing errors: an HTTP body over its
+//! limit or its declared `Content-Length`, an HTTP body shorter than its declared
+//! `Content-Length`, and an oversize NDJSON line when [`OnOversize::Fatal`] is chosen.
 //!
 //! # Example: a stdio stream through `FramedRead`
 //!
@@ -314,7 +314,8 @@ impl Decoder for NdjsonRawCodec {
             // dropped, and the client's request waited for ever).
             Status::Complete(Err(e)) if e.kind() == FrameErrorKind::BareCr => {
                 let mut line = src.split_to(d.consumed);
-                line.advance(usize::try_from(e.offset() - base).unwrap_or(0));
+                let skip = usize::try_from(e.offset().saturating_sub(base)).unwrap_or(0);
+                line.advance(skip.min(line.len()));
                 line.truncate(e.len());
                 Ok(Some(RawFrame::from_error(e, line.freeze())))
             }

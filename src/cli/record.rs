@@ -192,9 +192,8 @@ impl Checker {
 
 /// The record of a frame the framer rejected (oversize frame, unterminated line or event, a
 /// stdio line with a bare CR, at its first CR: the bytes were not parsed), or `None` for a
-/// frame to parse. Size limits answer -32600; a
-/// truncated stream cannot be answered, and is reported with -32700 (the bytes are not a
-/// complete JSON text).
+/// frame to parse. Size limits answer -32600, a bare CR -32700; a truncated stream cannot be
+/// answered, and is reported with -32700 (the bytes are not a complete JSON text).
 pub fn framing_error(frame: &Frame<'_>, number: u64) -> Option<Record> {
     let e = frame.error?;
     let mut rec = empty(number, frame.offset(), frame.input_len);

@@ -217,9 +217,10 @@ impl FrameErrorKind {
         }
     }
     /// The JSON-RPC code a server answers with: `-32600` (Invalid Request) for the size
-    /// limits, `-32700` (Parse error) for a bare CR; `None` where no reply is due (a truncated stream cannot be answered; an
-    /// overlong SSE line that is not data comes from a server). The CLI's records, which need
-    /// a code for every violation, use `-32700` (Parse error) for those kinds
+    /// limits, `-32700` (Parse error) for a bare CR; `None` where no reply is due (a
+    /// truncated stream cannot be answered; an overlong SSE line that is not data comes from a
+    /// server). The CLI's records, which need a code for every violation, use `-32700` (Parse
+    /// error) for those kinds
     /// (`unterminated-line`, `unterminated-event`, `line-too-long`): their bytes are not a
     /// complete JSON text.
     pub const fn jsonrpc_code(self) -> Option<i32> {

@@ -212,9 +212,9 @@ impl NdjsonFramer {
 
     /// The common case of [`decode`](Self::decode), kept small so it inlines into the caller:
     /// the first pending line is complete, not blank, within the limit and without a bare CR;
-    /// returns `(consumed, frame)` with the frame at the front of `buf`. Anything else is `Err` with
-    /// what `decode_slow` needs to finish the call (the search already run, so no byte is
-    /// searched twice); nothing is counted or consumed then.
+    /// returns `(consumed, frame)` with the frame at the front of `buf`. Anything else is
+    /// `Err` with what `decode_slow` needs to finish the call (the search already run, so no
+    /// byte is searched twice); nothing is counted or consumed then.
     #[inline(always)]
     pub(crate) fn decode_fast(&mut self, buf: &[u8]) -> Result<(usize, NdjsonFrame), Searched> {
         // The buffer contract (module docs): release builds clamp the search to `buf`.
