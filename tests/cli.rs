@@ -1843,23 +1843,8 @@ fn check_reports_a_bare_cr_at_its_byte() {
     let smuggle: &[u8] = b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1,\"x\":\r{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"id\":2,\"params\":{\"name\":\"delete_all\",\"arguments\":{}}}\r}\n";
     let f = temp_file(&dir, "smuggle.jsonl", &[smuggle, VALID].concat());
     for profile in ["2025-06-18", "auto", "legacy"] {
-        let out = mcpwire()
-            .args([
-                "check",
-                "--format",
-                "jsonl",
-                "--direction",
-                "c2s",
-                "--profile",
-                profile,
-            ])
-            .arg(&f)
-            .assert()
-            .code(1)
-            .get_output()
-            .stdout
-            .clone();
-        let (recs, summary) = jsonl(&out);
+        let (code, recs, summary) = check_jsonl(&["--direction", "c2s", "--profile", profile], &f);
+        assert_eq!(code, 1, "{profile}");
         assert_eq!(recs.len(), 2, "{profile}");
         let v = &recs[0]["violations"];
         assert_eq!(v.as_array().unwrap().len(), 1);

@@ -360,11 +360,12 @@ fn batch_error_reply_answers_each_element_owed_an_answer() {
     assert_eq!(out[0].rule.name(), "method-not-string");
     let causes = batch_element_causes(&env, &out);
     assert_eq!(causes.len(), 2);
-    assert_eq!((causes[0].rule.name(), causes[0].offset), ("batch", 0));
+    assert_eq!((causes[0].1.rule.name(), causes[0].1.offset), ("batch", 0));
     let second = frame.iter().rposition(|&b| b == b'{').unwrap();
-    assert_eq!(causes[1].rule, out[0].rule);
-    assert_eq!(causes[1].offset, out[0].offset - second);
-    assert_eq!(frame[second + causes[1].offset], b'5');
+    assert_eq!((causes[0].0.start(), causes[1].0.start()), (1, second));
+    assert_eq!(causes[1].1.rule, out[0].rule);
+    assert_eq!(causes[1].1.offset, out[0].offset - second);
+    assert_eq!(frame[second + causes[1].1.offset], b'5');
     let r = batch_error_reply(&parser, &env, &out, Some(Revision::V2025_03_26)).unwrap();
     assert_eq!(
         ids_and_codes(&r.body),

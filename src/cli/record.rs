@@ -1,7 +1,6 @@
 //! One frame's verdict: the `--format jsonl` record of DESIGN.md's CLI contract.
 
 use mcpwire::error::ErrorKind;
-use mcpwire::framing::FrameErrorKind;
 use mcpwire::profile::{Direction, Session, Tracked, Validator, Violation};
 use mcpwire::{Envelope, Parser, Shape};
 use serde::Serialize;
@@ -202,10 +201,7 @@ pub fn framing_error(frame: &Frame<'_>, number: u64) -> Option<Record> {
         .error_kind()
         .map_or(ErrorKind::UnexpectedEnd.code(), ErrorKind::code);
     // A bare CR's line is kept (not parsed): point at its first CR.
-    let at = match k {
-        FrameErrorKind::BareCr => memchr::memchr(b'\r', frame.bytes).unwrap_or(0),
-        _ => 0,
-    };
+    let at = e.offset_in(frame.bytes);
     rec.violations
         .push(violation(frame, k.name(), code.into(), at, k.message()));
     Some(rec)

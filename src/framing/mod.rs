@@ -299,6 +299,17 @@ impl FrameError {
     pub const fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// Where the error lies in `bytes`, the bytes an error item carries (e.g.
+    /// [`RawFrame::bytes`](crate::codec::RawFrame::bytes)): for
+    /// [`FrameErrorKind::BareCr`], the index of the line's first CR (every CR in those bytes
+    /// is bare: a stripped one is not among them); 0, the start, for every other kind and
+    /// when `bytes` holds no CR.
+    pub fn offset_in(&self, bytes: &[u8]) -> usize {
+        match self.kind {
+            FrameErrorKind::BareCr => memchr::memchr(b'\r', bytes).unwrap_or(0),
+            _ => 0,
+        }
+    }
 }
 
 impl fmt::Display for FrameError {
@@ -341,5 +352,16 @@ mod tests {
         assert_eq!(e.kind().http_status(), Some(413));
         assert_eq!(e.kind().jsonrpc_code(), Some(-32600));
         assert_eq!(FrameErrorKind::UnterminatedLine.jsonrpc_code(), None);
+        // Where in an error item's bytes: a bare CR's line at its first CR, else the start.
+        let line = b"{\"a\":\r1,\r\"b\":2}";
+        assert_eq!(
+            FrameError::new(FrameErrorKind::BareCr, 0, 1, 14).offset_in(line),
+            5
+        );
+        assert_eq!(
+            FrameError::new(FrameErrorKind::BareCr, 0, 1, 0).offset_in(b""),
+            0
+        );
+        assert_eq!(e.offset_in(line), 0);
     }
 }

@@ -208,10 +208,11 @@ pub fn missing_capability_reply(env: &Envelope<'_>, required: &Value) -> ErrorRe
     )
 }
 
-/// Each element's cause for the answer to a rejected batch `env` (a [`Shape::Batch`]
-/// frame) with violations `out` (offsets in `env`'s frame, as [`Validator::check`] and
-/// [`Session::check`] give them), in element order ([`Envelope::batch_elements`]): the
-/// element's own first violation (the first in `out` whose offset lies in the element), with
+/// Each element's span and cause for the answer to a rejected batch `env` (a
+/// [`Shape::Batch`] frame) with violations `out` (offsets in `env`'s frame, as
+/// [`Validator::check`] and [`Session::check`] give them), in element order
+/// ([`Envelope::batch_elements`], read once for both): the cause is the element's own first
+/// violation (the first in `out` whose offset lies in the element), with
 /// its offset made relative to the element; or, for an element without a violation of its
 /// own, a `batch` violation (-32600) at the element's byte 0 whose message names the batch's
 /// first violation. Empty when `env` is no batch, has no elements, or `out` is empty.
@@ -221,7 +222,10 @@ pub fn missing_capability_reply(env: &Envelope<'_>, required: &Value) -> ErrorRe
 ///
 /// [`Validator::check`]: super::Validator::check
 /// [`Session::check`]: super::Session::check
-pub fn batch_element_causes(env: &Envelope<'_>, out: &[Violation]) -> Vec<Violation> {
+pub fn batch_element_causes(
+    env: &Envelope<'_>,
+    out: &[Violation],
+) -> Vec<(crate::Span, Violation)> {
     let Some(first) = out.first() else {
         return Vec::new();
     };
@@ -236,11 +240,9 @@ pub fn batch_element_causes(env: &Envelope<'_>, out: &[Violation]) -> Vec<Violat
             own[at] = Some(v);
         }
     }
-    spans
-        .iter()
-        .zip(own)
-        .enumerate()
-        .map(|(i, (span, own))| match own {
+    let causes = own.into_iter().enumerate().map(|(i, own)| {
+        let span = spans[i];
+        let cause = match own {
             Some(v) => Violation::new(v.rule, v.offset - span.start(), v.message.clone()),
             None => Violation::new(
                 Rule::Core(ErrorKind::Batch),
@@ -252,8 +254,10 @@ pub fn batch_element_causes(env: &Envelope<'_>, out: &[Violation]) -> Vec<Violat
                     first.message
                 ),
             ),
-        })
-        .collect()
+        };
+        (span, cause)
+    });
+    causes.collect()
 }
 
 /// The body of a batch response: the JSON array of `bodies`, each one JSON value (e.g. an
@@ -313,8 +317,7 @@ pub fn batch_error_reply(
     }
     let frame = env.frame();
     let mut bodies = Vec::new();
-    let elements = env.batch_elements().into_iter().flatten();
-    for (span, cause) in elements.zip(batch_element_causes(env, out)) {
+    for (span, cause) in batch_element_causes(env, out) {
         let bytes = span.slice(frame);
         let reply = match parser.parse(bytes) {
             Err(_) => error_reply_for_frame_with(parser, bytes, &cause),

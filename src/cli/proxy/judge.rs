@@ -34,7 +34,7 @@ use mcpwire::profile::{
     batch_element_causes, check_headers, error_reply, error_reply_for_frame_with,
     replacement_reply,
 };
-use mcpwire::{Envelope, ErrorKind, Shape, Span};
+use mcpwire::{Envelope, ErrorKind, Shape};
 
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -242,10 +242,7 @@ impl Judge {
                 let v = Violation::from_frame_error(&e).or_else(|| unterminated(&e));
                 // A line with a bare CR comes with its bytes: point at its first CR, as
                 // `check` does (re-trial: the log said byte 0).
-                let at = match e.kind() {
-                    FrameErrorKind::BareCr => memchr::memchr(b'\r', bytes).unwrap_or(0),
-                    _ => 0,
-                };
+                let at = e.offset_in(bytes);
                 (
                     e.kind().name(),
                     v.as_ref().map(|v| v.rule.code()),
@@ -541,7 +538,6 @@ impl Judge {
         let frame = env.frame();
         let mut bodies: Vec<Vec<u8>> = Vec::new();
         let mut to_receiver = Vec::new();
-        let spans: Vec<Span> = env.batch_elements().into_iter().flatten().collect();
         let causes = batch_element_causes(env, out);
         // Nothing of the batch is forwarded: its requests are answered here and none stays
         // in flight. Settled before any element is answered, so an invalid element's answer
@@ -555,7 +551,7 @@ impl Judge {
                 session.settle_request(dir, id);
             }
         }
-        for ((span, element), cause) in spans.iter().zip(elements).zip(causes) {
+        for ((span, cause), element) in causes.into_iter().zip(elements) {
             let bytes = span.slice(frame);
             let tracked = &element.tracked;
             // A response the tracker matched (or could not judge): its id came with its
@@ -835,7 +831,7 @@ mod tests {
 
     /// Judges `bytes` as an unterminated last line (as the NDJSON codec reports it at EOF).
     fn cut(j: &mut Judge, s: &mut Session, dir: Direction, bytes: &[u8]) -> Action {
-        use mcpwire::framing::{FrameError, FrameErrorKind};
+        use mcpwire::framing::FrameError;
         let e = FrameError::new(FrameErrorKind::UnterminatedLine, 0, 1, bytes.len());
         j.judge(s, dir, 0, bytes, Err(FrameFault::Framing(e)), None)
     }
