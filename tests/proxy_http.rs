@@ -667,6 +667,81 @@ async fn invalid_server_messages_are_logged_and_forwarded_unchanged() {
     assert_eq!(viol[1]["code"], -32700);
 }
 
+/// Hostile trial, session 21: the proxy passed the client's `Accept-Encoding` upstream and
+/// then judged a gzip body's compressed bytes (the client's HTTP library decompresses it and
+/// reads messages nobody checked); bodies an SDK client reads as messages under a loose
+/// content type (`text/event-streamx`) were not validated; a charset other than UTF-8 went
+/// unremarked. The upstream is now asked for identity, and each case is validated or noted.
+#[tokio::test]
+async fn response_content_type_and_coding_are_read_as_clients_read_them() {
+    let bad_event: &'static [u8] = b"event: message\ndata: {not json\n\n";
+    let result_event: &'static [u8] =
+        Box::leak(sse_event(&RESULT.replace(r#""id":7"#, r#""id":13"#)).into_boxed_slice());
+    let route: Route = Arc::new(move |seen: &Seen| {
+        let (extra, body) = match seen.header("mcp-name") {
+            Some("gz") => (
+                "content-type: text/event-stream\r\ncontent-encoding: gzip\r\n",
+                &b"\x1f\x8b\x08\x00not really gzip"[..],
+            ),
+            Some("ctx") => ("content-type: text/event-streamx\r\n", bad_event),
+            _ => (
+                "content-type: text/event-stream; charset=utf-16le\r\n",
+                result_event,
+            ),
+        };
+        let mut first = format!(
+            "HTTP/1.1 200 OK\r\n{extra}content-length: {}\r\nconnection: close\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        first.extend_from_slice(body);
+        Answer {
+            first,
+            gate: None,
+            rest: Vec::new(),
+        }
+    });
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let mut bodies = Vec::new();
+    for (id, name) in [(11, "gz"), (12, "ctx"), (13, "u16")] {
+        let call = CALL
+            .replace(r#""echo""#, &format!("\"{name}\""))
+            .replace(r#""id":7"#, &format!("\"id\":{id}"));
+        let mut headers = CALL_HEADERS.to_vec();
+        headers[4] = ("Mcp-Name", name);
+        headers.push(("Accept-Encoding", "gzip, br"));
+        let got = send(
+            proxy.addr,
+            &request("POST", "/mcp", &headers, call.as_bytes(), false),
+        )
+        .await;
+        assert_eq!(got.status, 200, "{name}");
+        bodies.push(got.body);
+    }
+    assert_eq!(bodies[1], bad_event, "forwarded unchanged");
+    assert_eq!(bodies[2], result_event, "forwarded unchanged");
+    let seen = up.seen();
+    assert_eq!(seen.len(), 3);
+    for s in &seen {
+        assert_eq!(s.header("accept-encoding"), Some("identity"), "{s:?}");
+    }
+    // Only the loose content type's bad event is a violation: the gzip body is not judged.
+    let viol = proxy.violations();
+    assert_eq!(viol.len(), 1, "{viol:?}");
+    assert_eq!(viol[0]["dir"], "s2c");
+    assert_eq!(viol[0]["code"], -32700);
+    assert_eq!(viol[0]["action"], "forwarded");
+    let notes = proxy.notes();
+    for want in [
+        "Content-Encoding gzip: not validated",
+        "text/event-streamx is neither",
+        "charset utf-16le",
+    ] {
+        assert!(notes.iter().any(|n| n.contains(want)), "{want}: {notes:?}");
+    }
+}
+
 #[tokio::test]
 async fn get_is_forwarded_untouched_minus_hop_by_hop_headers() {
     let body = b"event: message\r\ndata: {}\r\n\r\n";

@@ -31,7 +31,10 @@
 //!   ([`SseFramer`]; events without data, such as legacy priming events, and events of a type
 //!   other than `message` are not messages; the latter, when they carry data, are counted
 //!   by type in the summary's `sse_other_events`), `application/json` bodies as one message
-//!   at their end. Violations are logged with action `forwarded`.
+//!   at their end. Violations are logged with action `forwarded`. The body type is read from
+//!   `Content-Type` as the SDK clients read it (`response_reading`: loose matches, a charset
+//!   other than UTF-8 and a content coding are noted); requests to the endpoint go upstream
+//!   with `Accept-Encoding: identity`, so that the bytes validated are the bytes read.
 //! * A `GET` stream of the endpoint (the legacy standalone server-to-client stream, or a
 //!   resumed response stream) streams back unchanged as well and is validated the same way,
 //!   under a copy of its session's validators: the session's revision applies, but no id is
@@ -815,6 +818,17 @@ async fn forward(
     };
     parts.version = hyper::Version::HTTP_11;
     strip_hop_by_hop(&mut parts.headers);
+    if tap.is_some() {
+        // The tap reads the body's bytes as they pass: ask for them without a content coding
+        // (hostile trial, session 21: a gzip response was judged as its compressed bytes,
+        // while the client's HTTP library decompressed and read messages nobody checked).
+        // Removing the header would allow any coding (RFC 9110 §12.5.3); identity is always
+        // acceptable to the client.
+        parts.headers.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("identity"),
+        );
+    }
     let resp = match p.client.request(Request::from_parts(parts, body)).await {
         Ok(r) => r,
         Err(e) => {
@@ -844,39 +858,43 @@ async fn forward(
         }
     }
     let kind = if tap.is_some() {
-        match media_type(&parts.headers).as_deref() {
-            Some("text/event-stream") => Some(TapKind::Sse {
+        let reading = response_reading(&parts.headers);
+        if let Some(note) = &reading.note {
+            p.note(note);
+        }
+        match reading.kind {
+            Some(BodyKind::Sse) => Some(TapKind::Sse {
                 framer: Box::new(SseFramer::with_limits(
                     p.max_frame,
                     p.max_frame.saturating_add(LINE_OVERHEAD),
                 )),
                 buf: BytesMut::new(),
             }),
-            Some("application/json") => Some(TapKind::Json {
+            Some(BodyKind::Json) => Some(TapKind::Json {
                 buf: Vec::new(),
                 len: 0,
             }),
             // A 2xx answer to a POST of the endpoint that is neither: nothing the client's
             // SDK reads as a message, so it is noted (hostile trial, session 13).
-            other
-                if post
-                    && parts.status.is_success()
-                    && parts.status != StatusCode::ACCEPTED
-                    && parts.status != StatusCode::NO_CONTENT
-                    && parts
-                        .headers
-                        .get(header::CONTENT_LENGTH)
-                        .is_none_or(|v| v != "0") =>
+            None if reading.note.is_none()
+                && post
+                && parts.status.is_success()
+                && parts.status != StatusCode::ACCEPTED
+                && parts.status != StatusCode::NO_CONTENT
+                && parts
+                    .headers
+                    .get(header::CONTENT_LENGTH)
+                    .is_none_or(|v| v != "0") =>
             {
                 p.note(&format!(
                     "the upstream answered a POST with HTTP {} and Content-Type {}: \
                      not validated (MCP expects application/json or text/event-stream)",
                     parts.status,
-                    other.unwrap_or("(none)")
+                    media_type(&parts.headers).as_deref().unwrap_or("(none)")
                 ));
                 None
             }
-            _ => None,
+            None => None,
         }
     } else {
         None
@@ -895,6 +913,137 @@ async fn forward(
         _ => body.boxed(),
     };
     Response::from_parts(parts, body)
+}
+
+/// How a response body is validated: as an event stream or as one JSON message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BodyKind {
+    Sse,
+    Json,
+}
+
+/// How the tap reads a response body (`kind`, `None`: not validated) and the note to log
+/// about its headers, if any.
+#[derive(Debug, PartialEq, Eq)]
+struct Reading {
+    kind: Option<BodyKind>,
+    note: Option<String>,
+}
+
+/// How MCP clients read a response body, from its `Content-Type` and `Content-Encoding`
+/// (hostile trial, session 21): what a client parses as messages must be what the tap
+/// validates.
+///
+/// * The SDK clients match media types loosely: the Python SDK checks whether the
+///   lower-cased value starts with `application/json`, then `text/event-stream`; the
+///   TypeScript SDK whether it contains `text/event-stream`, then `application/json`. Both
+///   rules are applied (to the lower-cased value), so `text/event-streamx` or
+///   `application/json-rpc` is validated, with a note that it is not one of the two media
+///   types. When the two rules disagree (`application/json, text/event-stream`: JSON to the
+///   Python client, SSE to the TypeScript one), the body is validated as JSON and the note
+///   says so: a body cannot be both a JSON message and an event stream with a `data:` line,
+///   so a body the TypeScript client reads messages from fails the JSON validation and is
+///   logged.
+/// * A `charset` other than UTF-8 is noted: the body is validated as UTF-8 (event streams
+///   are always UTF-8, and JSON exchanged between systems must be, RFC 8259 §8.1), while a
+///   client that decodes text by the charset (httpx does) reads something else.
+/// * A content coding other than `identity` (the proxy asks for identity, but an upstream
+///   may ignore that): the body is not validated, and the note says so.
+fn response_reading(h: &HeaderMap) -> Reading {
+    const SSE: &str = "text/event-stream";
+    const JSON: &str = "application/json";
+    let Some(value) = h.get(header::CONTENT_TYPE) else {
+        return Reading {
+            kind: None,
+            note: None,
+        };
+    };
+    let value = String::from_utf8_lossy(value.as_bytes())
+        .trim()
+        .to_ascii_lowercase();
+    let python = if value.starts_with(JSON) {
+        Some(BodyKind::Json)
+    } else if value.starts_with(SSE) {
+        Some(BodyKind::Sse)
+    } else {
+        None
+    };
+    let typescript = if value.contains(SSE) {
+        Some(BodyKind::Sse)
+    } else if value.contains(JSON) {
+        Some(BodyKind::Json)
+    } else {
+        None
+    };
+    let Some(kind) = python.or(typescript) else {
+        return Reading {
+            kind: None,
+            note: None,
+        };
+    };
+    let mut params = value.split(';');
+    let essence = params.next().unwrap_or_default().trim();
+    let name = |k: BodyKind| match k {
+        BodyKind::Sse => "an event stream",
+        BodyKind::Json => "JSON",
+    };
+    let mut notes = Vec::new();
+    if let (Some(a), Some(b)) = (python, typescript)
+        && a != b
+    {
+        notes.push(format!(
+            "Content-Type {value} is read as {} by the Python SDK client and as {} by the \
+             TypeScript one: validated as {}",
+            name(a),
+            name(b),
+            name(kind)
+        ));
+    } else if essence != SSE && essence != JSON {
+        notes.push(format!(
+            "Content-Type {value} is neither application/json nor text/event-stream, but MCP \
+             SDK clients read it as {}: validated as such",
+            name(kind)
+        ));
+    }
+    let charset = params.find_map(|p| {
+        let (n, v) = p.split_once('=')?;
+        (n.trim() == "charset").then(|| v.trim().trim_matches('"').to_owned())
+    });
+    if let Some(c) = charset
+        && c != "utf-8"
+        && c != "utf8"
+    {
+        notes.push(format!(
+            "Content-Type {value} declares charset {c}: validated as UTF-8 (MCP messages \
+             are UTF-8), while a client that decodes the body by its charset reads other text"
+        ));
+    }
+    let coding: Vec<String> = h
+        .get_all(header::CONTENT_ENCODING)
+        .iter()
+        .flat_map(|v| {
+            String::from_utf8_lossy(v.as_bytes())
+                .into_owned()
+                .split(',')
+                .map(|c| c.trim().to_ascii_lowercase())
+                .collect::<Vec<_>>()
+        })
+        .filter(|c| !c.is_empty() && c != "identity")
+        .collect();
+    let kind = if coding.is_empty() {
+        Some(kind)
+    } else {
+        notes.push(format!(
+            "the upstream answered in Content-Encoding {}: not validated (the proxy asks \
+             for identity; a client decodes the body and reads messages nobody checked)",
+            coding.join(", ")
+        ));
+        None
+    };
+    Reading {
+        kind,
+        note: (!notes.is_empty()).then(|| notes.join("; ")),
+    }
 }
 
 /// The lower-cased media type of `Content-Type`, without parameters.
@@ -1136,6 +1285,100 @@ impl Body for Tapped {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The reading of a response with these `Content-Type` and `Content-Encoding` values.
+    fn reading(content_type: &str, coding: Option<&str>) -> Reading {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_str(content_type).unwrap(),
+        );
+        if let Some(c) = coding {
+            h.insert(header::CONTENT_ENCODING, HeaderValue::from_str(c).unwrap());
+        }
+        response_reading(&h)
+    }
+
+    /// Hostile trial, session 21: bodies the SDK clients read as messages were forwarded
+    /// unvalidated (`text/event-streamx`, `application/json-rpc`), and compressed or
+    /// non-UTF-8 bodies were judged as bytes no client reads.
+    #[test]
+    fn response_bodies_are_read_as_the_sdk_clients_read_them() {
+        use BodyKind::{Json, Sse};
+        // The two media types, any case, with UTF-8 or no charset: no note.
+        for (ct, kind) in [
+            ("application/json", Json),
+            ("Application/JSON; charset=utf-8", Json),
+            ("text/event-stream", Sse),
+            ("text/event-stream;charset=\"UTF-8\"", Sse),
+            (" text/event-stream ; charset=utf8", Sse),
+        ] {
+            assert_eq!(
+                reading(ct, None),
+                Reading {
+                    kind: Some(kind),
+                    note: None
+                },
+                "{ct}"
+            );
+        }
+        // What a client reads by prefix or substring: validated, with a note.
+        for (ct, kind, says) in [
+            ("text/event-streamx", Sse, "neither"),
+            ("application/json-rpc", Json, "neither"),
+            ("application/jsonx", Json, "neither"),
+            ("x/y, text/event-stream", Sse, "neither"),
+            (
+                "application/json, text/event-stream",
+                Json,
+                "Python SDK client",
+            ),
+            (
+                "application/json; x=text/event-stream",
+                Json,
+                "TypeScript one",
+            ),
+            (
+                "text/event-stream; charset=utf-16le",
+                Sse,
+                "charset utf-16le",
+            ),
+            ("application/json; charset=latin1", Json, "charset latin1"),
+        ] {
+            let r = reading(ct, None);
+            assert_eq!(r.kind, Some(kind), "{ct}");
+            assert!(
+                r.note.as_deref().is_some_and(|n| n.contains(says)),
+                "{ct}: {r:?}"
+            );
+        }
+        // Not read as messages by either client: not validated, no note here.
+        for ct in ["text/plain", "application/vnd.api+json", "text/event", ""] {
+            assert_eq!(
+                reading(ct, None),
+                Reading {
+                    kind: None,
+                    note: None
+                },
+                "{ct}"
+            );
+        }
+        // A content coding: not validated, noted; identity is no coding.
+        for coding in ["gzip", "br", "identity, gzip", "GZIP"] {
+            let r = reading("text/event-stream", Some(coding));
+            assert_eq!(r.kind, None, "{coding}");
+            assert!(
+                r.note
+                    .as_deref()
+                    .is_some_and(|n| n.contains("Content-Encoding")),
+                "{coding}: {r:?}"
+            );
+        }
+        assert_eq!(
+            reading("application/json", Some("identity")).kind,
+            Some(Json)
+        );
+    }
 
     /// Re-trial finding: POSTs to other spellings of the endpoint path were forwarded without
     /// validation, and a normalising upstream served them as the endpoint.
