@@ -1023,7 +1023,6 @@ fn response_reading(h: &HeaderMap) -> Reading {
         .iter()
         .flat_map(|v| {
             String::from_utf8_lossy(v.as_bytes())
-                .into_owned()
                 .split(',')
                 .map(|c| c.trim().to_ascii_lowercase())
                 .collect::<Vec<_>>()
