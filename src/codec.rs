@@ -385,10 +385,12 @@ fn split_frame(src: &mut BytesMut, consumed: usize, f: NdjsonFrame) -> RawFrame 
 }
 
 /// Writes `item` and LF. Refused ([`FrameErrorKind::UnencodableFrame`]): an LF inside, an
-/// empty item (a blank line is no frame to a decoder) and a last CR (a decoder strips it).
-fn encode_line(item: &[u8], dst: &mut BytesMut, offset: u64) -> Result<(), CodecError> {
+/// empty item (a blank line is no frame to a decoder), a CR anywhere (a bare CR, or a last
+/// CR a decoder strips), and an item over `max` bytes, the codec's frame limit (the same
+/// codec would not decode it back: hostile trial, session 21).
+fn encode_line(item: &[u8], dst: &mut BytesMut, offset: u64, max: usize) -> Result<(), CodecError> {
     // A CR anywhere would decode as a bare CR (or, last, be stripped as half of a CRLF).
-    if item.is_empty() || memchr::memchr2(b'\r', b'\n', item).is_some() {
+    if item.is_empty() || item.len() > max || memchr::memchr2(b'\r', b'\n', item).is_some() {
         return Err(CodecError::Frame(FrameError::new(
             FrameErrorKind::UnencodableFrame,
             offset,
@@ -408,14 +410,14 @@ impl Encoder<Bytes> for NdjsonRawCodec {
     /// (none would decode back the same: a CR is a bare CR, or stripped when last) are
     /// [`FrameErrorKind::UnencodableFrame`].
     fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
-        encode_line(&item, dst, 0)
+        encode_line(&item, dst, 0, self.max_frame_len())
     }
 }
 
 impl Encoder<&[u8]> for NdjsonRawCodec {
     type Error = CodecError;
     fn encode(&mut self, item: &[u8], dst: &mut BytesMut) -> Result<(), CodecError> {
-        encode_line(item, dst, 0)
+        encode_line(item, dst, 0, self.max_frame_len())
     }
 }
 
@@ -434,7 +436,7 @@ impl Encoder<&RawFrame> for NdjsonRawCodec {
                 item.bytes.len(),
             )));
         }
-        encode_line(&item.bytes, dst, item.offset)
+        encode_line(&item.bytes, dst, item.offset, self.max_frame_len())
     }
 }
 
@@ -508,7 +510,7 @@ impl Decoder for NdjsonCodec {
 impl Encoder<Bytes> for NdjsonCodec {
     type Error = CodecError;
     fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
-        encode_line(&item, dst, 0)
+        encode_line(&item, dst, 0, self.raw.max_frame_len())
     }
 }
 
@@ -527,7 +529,7 @@ impl Encoder<&Frame> for NdjsonCodec {
                 b.len(),
             )));
         }
-        encode_line(item.bytes(), dst, item.offset())
+        encode_line(item.bytes(), dst, item.offset(), self.raw.max_frame_len())
     }
 }
 
@@ -891,18 +893,39 @@ fn put_field(dst: &mut BytesMut, name: &[u8], value: &[u8]) {
 impl Encoder<&SseFrame> for SseCodec {
     type Error = CodecError;
     /// Writes `id:`, `event:`, `retry:` (when set), one `data: ` line per LF-separated part of
-    /// the data, and a blank line, all LF-terminated. Decoding the output gives back the same
-    /// fields and data byte-exact. Data containing CR, field values containing CR or LF, and
-    /// an `id` containing NUL (a decoder ignores such an `id`) cannot round-trip and are
-    /// [`FrameErrorKind::UnencodableFrame`], as is an error item (an oversize or unterminated
-    /// event: it has no event to write); `dst` is then left as it was.
+    /// the data, and a blank line, all LF-terminated. Decoding the output with the same
+    /// codec's limits gives back the same fields and data byte-exact. What cannot round-trip
+    /// is [`FrameErrorKind::UnencodableFrame`], and `dst` is then left as it was: data
+    /// containing CR, field values containing CR or LF, an `id` containing NUL (a decoder
+    /// ignores such an `id`), data over the codec's event limit or a line (`data: ` and a
+    /// part of the data, `id: ` and the id, …) over its line limit (hostile trial, session
+    /// 21: the same codec decoded them as errors), and an error item (an oversize or
+    /// unterminated event: it has no event to write). An event with none of these fields (a
+    /// decoded block of only comments, unknown fields, or an `id:` or `retry:` that a
+    /// decoder ignores) is written as a blank line alone, which a decoder, like a WHATWG
+    /// reader, takes as no event.
     fn encode(&mut self, item: &SseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
-        let fields_ok = item.id.as_ref().is_none_or(|v| encodable_field(v, true))
+        let max_line = self.framer.max_line_len();
+        // A field line `name: value` within the line limit.
+        let fits = |name: &[u8], value: &[u8]| name.len() + 2 + value.len() <= max_line;
+        let fields_ok = item
+            .id
+            .as_ref()
+            .is_none_or(|v| encodable_field(v, true) && fits(b"id", v))
             && item
                 .event
                 .as_ref()
-                .is_none_or(|v| encodable_field(v, false));
-        if item.error().is_some() || memchr::memchr(b'\r', &item.data).is_some() || !fields_ok {
+                .is_none_or(|v| encodable_field(v, false) && fits(b"event", v))
+            && item
+                .retry
+                .is_none_or(|r| fits(b"retry", r.to_string().as_bytes()));
+        let data_ok = item.data.len() <= self.framer.max_event_len()
+            && memchr::memchr(b'\r', &item.data).is_none()
+            && item
+                .data
+                .split(|&b| b == b'\n')
+                .all(|part| fits(b"data", part));
+        if item.error().is_some() || !data_ok || !fields_ok {
             return Err(unencodable(item.data.len()));
         }
         dst.reserve(item.data.len() + 32);

@@ -187,6 +187,85 @@ fn encoder_rejects_embedded_newline() {
     assert_eq!(&out[..], b"{} \n");
 }
 
+/// Hostile trial, session 21: the encoders wrote frames their own codec decodes as errors
+/// (over the frame limit, or for SSE a field line over the line limit). At the limit, one
+/// byte under and one over: written and decoded back by the same codec, or refused with `dst`
+/// untouched.
+#[test]
+fn encoders_refuse_what_their_codec_would_not_decode_back() {
+    fn refused(r: Result<(), CodecError>) -> bool {
+        matches!(r, Err(CodecError::Frame(e)) if e.kind() == FrameErrorKind::UnencodableFrame)
+    }
+    const MAX: usize = 16;
+    for len in [MAX - 1, MAX, MAX + 1] {
+        let frame = vec![b'1'; len];
+        let mut c = NdjsonRawCodec::with_max_frame_len(MAX);
+        let mut out = BytesMut::new();
+        if len > MAX {
+            assert!(refused(c.encode(&frame[..], &mut out)), "{len}");
+            assert!(out.is_empty());
+            continue;
+        }
+        c.encode(&frame[..], &mut out).unwrap();
+        let back = drive(
+            &mut NdjsonRawCodec::with_max_frame_len(MAX),
+            &out,
+            &[out.len()],
+        )
+        .unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(&back[0].bytes()[..], &frame[..], "{len}");
+    }
+    // SSE: data limit 16, line limit 24 (so `id: ` takes ids up to 20 bytes, `event: ` up to
+    // 17, `data: ` parts up to 18, which the data limit cuts to 16).
+    let sse = || SseCodec::with_limits(MAX, MAX + 8, None);
+    let cases: Vec<(SseFrame, bool)> = vec![
+        (SseFrame::new(Bytes::from(vec![b'1'; MAX])), true),
+        (SseFrame::new(Bytes::from(vec![b'1'; MAX + 1])), false),
+        (SseFrame::new(Bytes::from(vec![b'1'; MAX - 1])), true),
+        (
+            SseFrame::new(Bytes::from_static(b"1")).with_id(Bytes::from(vec![b'7'; 20])),
+            true,
+        ),
+        (
+            SseFrame::new(Bytes::from_static(b"1")).with_id(Bytes::from(vec![b'7'; 21])),
+            false,
+        ),
+        (
+            SseFrame::new(Bytes::from_static(b"1")).with_event(Bytes::from(vec![b'e'; 17])),
+            true,
+        ),
+        (
+            SseFrame::new(Bytes::from_static(b"1")).with_event(Bytes::from(vec![b'e'; 18])),
+            false,
+        ),
+    ];
+    for (frame, ok) in cases {
+        let mut out = BytesMut::from(&b"before"[..]);
+        if !ok {
+            assert!(refused(sse().encode(&frame, &mut out)), "{frame:?}");
+            assert_eq!(&out[..], b"before");
+            continue;
+        }
+        out.clear();
+        sse().encode(&frame, &mut out).unwrap();
+        let back = drive(&mut sse(), &out, &[out.len()]).unwrap();
+        assert_eq!(back.len(), 1, "{frame:?}");
+        assert!(back[0].error().is_none(), "{frame:?}: {:?}", back[0]);
+        assert_eq!(back[0].data(), frame.data());
+        assert_eq!(back[0].id(), frame.id());
+        assert_eq!(back[0].event(), frame.event());
+    }
+    // Within the default limits nothing changes: a 4 MiB frame is written.
+    let big = vec![b'1'; DEFAULT_MAX_FRAME_LEN];
+    let mut out = BytesMut::new();
+    NdjsonRawCodec::new().encode(&big[..], &mut out).unwrap();
+    assert_eq!(out.len(), DEFAULT_MAX_FRAME_LEN + 1);
+    assert!(refused(
+        NdjsonRawCodec::new().encode(&[&big[..], b"1"].concat()[..], &mut BytesMut::new())
+    ));
+}
+
 /// A line with a bare CR is an item carrying `bare-cr` and the line's bytes, also under
 /// `OnOversize::Fatal`, which is for the size limit only; the stream goes on.
 #[tokio::test]

@@ -21,8 +21,10 @@
 //! * One UTF-8 BOM at stream start is stripped ([`SseFramer::bom_stripped`]), also when it is
 //!   split across reads.
 //! * Every blank-line-terminated block with at least one field is returned, including the
-//!   priming events of MCP 2025-11-25 servers (`id:` + empty `data:` + `retry:`), which
-//!   WHATWG would not dispatch as a message: see [`SseEvent::is_message`].
+//!   priming events of MCP 2025-11-25 servers (`id:` + empty `data:` + `retry:`). WHATWG
+//!   dispatches such an event with empty data (a block without any `data:` line it does not
+//!   dispatch); MCP clients skip events with empty data, which carry no message by the MCP
+//!   spec's own definition of the priming event: see [`SseEvent::is_message`].
 //! * Limits: the joined data of one event ([`FrameErrorKind::EventTooLarge`], default 4 MiB)
 //!   and one line ([`FrameErrorKind::LineTooLong`], default the event limit + 64). A `data:`
 //!   line over the line limit whose value takes the data over the event limit is reported as
@@ -162,11 +164,14 @@ impl<'a> SseEvent<'a> {
     pub fn data_lines(&self) -> u32 {
         self.data_lines
     }
-    /// True when a WHATWG EventSource would dispatch this as a `message` event, the only kind
-    /// MCP SDKs read a JSON-RPC message from: the data is not empty and the event type is
-    /// `message` (no `event:` field, an empty one, or `event: message`). False for priming
-    /// events (`id:` + empty `data:`), `retry:`-only blocks and events of other types, such
-    /// as the `endpoint` event of the 2024-11-05 HTTP+SSE transport (its data is a URI).
+    /// True when the event carries a JSON-RPC message for an MCP client: the event type is
+    /// `message` (no `event:` field, an empty one, or `event: message`), the only type MCP
+    /// SDKs read messages from, and the data is not empty. False for priming events (`id:` +
+    /// empty `data:`; a WHATWG EventSource dispatches them with empty data, and MCP clients
+    /// skip them, as the spec defines them as carrying no message), `retry:`-only blocks and
+    /// events of other types, such as the `endpoint` event of the 2024-11-05 HTTP+SSE
+    /// transport (its data is a URI). Data of two empty `data:` lines is one LF, not empty:
+    /// a message event (which then fails validation as `empty`).
     pub fn is_message(&self) -> bool {
         !self.data.is_empty() && self.event_type() == b"message"
     }
