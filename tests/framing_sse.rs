@@ -584,6 +584,118 @@ fn overlong_data_line_is_event_too_large() {
     }
 }
 
+/// Hostile trial, session 21: a comment (or an `id:`, `retry:` or unknown field) over the line
+/// limit dropped the rest of its event, so the message after it was never validated, while a
+/// WHATWG reader ignores such a line and dispatches the event. Now only the line is dropped:
+/// `LineTooLong` at the line's start, then the event. An overlong `event:` or `data:` line
+/// still drops the event (its type, or its data, is not known). Limits: line 20, event 100;
+/// each input at the limit, one byte under and one over, at every split and byte by byte.
+#[test]
+fn overlong_ignored_line_drops_only_itself() {
+    const MAX_LINE: usize = 20;
+    /// The event kept after the long line: data, id, first line.
+    type Kept = Option<(&'static [u8], Option<&'static [u8]>, u64)>;
+    // (line prefix, what follows it, the event when kept).
+    let cases: &[(&[u8], &[u8], Kept)] = &[
+        (b":", b"\ndata: m\n\n", Some((b"m", None, 2))),
+        (b": ", b"\ndata: m\n\n", Some((b"m", None, 2))),
+        (b"id: ", b"\ndata: m\n\n", Some((b"m", None, 2))),
+        (b"retry: 1", b"\ndata: m\n\n", Some((b"m", None, 2))),
+        (b"foo: ", b"\ndata: m\n\n", Some((b"m", None, 2))),
+        (b"xxxxxxx", b"\ndata: m\n\n", Some((b"m", None, 2))),
+        // After the data line (zero-copy until then) and an id: the event keeps its data,
+        // joins the next data line, and keeps its id.
+        (
+            b"data: a\nid: 5\n: ",
+            b"\ndata: b\n\n",
+            Some((b"a\nb", Some(b"5"), 1)),
+        ),
+        // A long id replaces an earlier one, but its value is not kept: no id.
+        (b"id: 5\nid: ", b"\ndata: b\n\n", Some((b"b", None, 1))),
+        // Still the whole event: its type or its data is unknown.
+        (b"event: ", b"\ndata: m\n\n", None),
+        (b"data: m\nevent: ", b"\n\n", None),
+    ];
+    for &(prefix, rest, want) in cases {
+        // The long line is the last line of `prefix`, padded to `len` bytes.
+        let line_start = prefix
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        for len in [MAX_LINE - 1, MAX_LINE, MAX_LINE + 1] {
+            let mut input = prefix.to_vec();
+            input.resize(line_start + len, b'7');
+            input.extend_from_slice(rest);
+            input.extend_from_slice(b"data: ok\n\n");
+            let (got, _) = feed(&input, &[input.len()], 100, MAX_LINE);
+            let last = got.last().unwrap().as_ref().unwrap();
+            assert_eq!(last.data, b"ok", "{input:?}");
+            if len > MAX_LINE {
+                let line = 1 + prefix[..line_start].iter().filter(|&&b| b == b'\n').count();
+                // At the long line, or at the start of the event dropped with it.
+                let at = match want {
+                    Some(_) => (line_start as u64, line as u64),
+                    None => (0, 1),
+                };
+                assert_eq!(
+                    got[0],
+                    Err((FrameErrorKind::LineTooLong, at.0, at.1)),
+                    "{input:?}"
+                );
+                match want {
+                    Some((data, id, line)) => {
+                        assert_eq!(got.len(), 3, "{input:?}: {got:?}");
+                        let ev = got[1].as_ref().unwrap();
+                        assert_eq!((&ev.data[..], ev.id.as_deref(), ev.line), (data, id, line));
+                        assert_eq!(ev.offset, if line == 1 { 0 } else { len as u64 + 1 });
+                    }
+                    None => assert_eq!(got.len(), 2, "{input:?}: {got:?}"),
+                }
+            } else {
+                assert!(got.iter().all(Result::is_ok), "{input:?}: {got:?}");
+            }
+            for k in 0..=input.len() {
+                assert_eq!(
+                    feed(&input, &split_at(input.len(), k), 100, MAX_LINE).0,
+                    got,
+                    "{input:?} k {k}"
+                );
+            }
+            assert_eq!(feed(&input, &vec![1; input.len()], 100, MAX_LINE).0, got);
+        }
+    }
+    // The trial's input at the default limits: a 4 MiB + 65-byte comment, then a message
+    // with a raw control character. The message is a frame (for the validator to reject).
+    let mut input = vec![b':'];
+    input.resize(4 * 1024 * 1024 + 65, b'c');
+    input.extend_from_slice(
+        b"\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"x\":\"\x01\"}}\n\n",
+    );
+    let mut f = SseFramer::new();
+    let mut items = Vec::new();
+    let mut pos = 0;
+    loop {
+        let d = f.finish(&input[pos..]);
+        match &d.status {
+            Status::Partial => break,
+            Status::Complete(Ok(ev)) => items.push(Ok(ev.data().to_vec())),
+            Status::Complete(Err(e)) => items.push(Err((e.kind(), e.offset()))),
+        }
+        pos += d.consumed;
+    }
+    assert_eq!(
+        items.len(),
+        2,
+        "{:?}",
+        items
+            .iter()
+            .map(|i| i.as_ref().map(Vec::len))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(items[0], Err((FrameErrorKind::LineTooLong, 0)));
+    assert!(items[1].as_ref().unwrap().starts_with(b"{\"jsonrpc\""));
+}
+
 #[test]
 fn four_mb_data_line_in_64_byte_reads_is_linear() {
     let mut input = b"event: message\r\ndata: ".to_vec();
