@@ -972,14 +972,17 @@ impl Encoder<Bytes> for SseCodec {
 // ===== BodyCodec =====
 
 /// One HTTP body as one [`Frame`]: decodes nothing until end of input, then yields the body;
-/// an empty body (e.g. a 202 Accepted reply) yields no item. A body over the limit or over
-/// its declared `Content-Length` is a decoder `Err` with
-/// [`FrameErrorKind::BodyTooLarge`] (fatal: answer HTTP 413), one shorter than its declared
-/// `Content-Length` an `Err` with [`FrameErrorKind::TruncatedBody`].
+/// an empty body (e.g. a 202 Accepted reply) yields no item, unless the codec reads request
+/// bodies ([`for_requests`](Self::for_requests)). A body over the limit or over its declared
+/// `Content-Length` is a decoder `Err` with [`FrameErrorKind::BodyTooLarge`] (fatal: answer
+/// HTTP 413), one shorter than its declared `Content-Length` an `Err` with
+/// [`FrameErrorKind::TruncatedBody`].
 #[derive(Clone, Debug, Default)]
 pub struct BodyCodec {
     framer: BodyFramer,
     parser: Parser,
+    /// A 0-byte body is an item (request bodies).
+    empty_is_frame: bool,
 }
 
 impl BodyCodec {
@@ -992,7 +995,18 @@ impl BodyCodec {
         Self {
             framer: BodyFramer::with_max_body_len(max_body_len),
             parser,
+            empty_is_frame: false,
         }
+    }
+    /// For request bodies (client to server, a POST): a 0-byte body is an item too, whose
+    /// envelope is the parse error [`ErrorKind::Empty`](crate::ErrorKind::Empty) (-32700), the
+    /// answer a server owes it, as `mcpwire check` and `proxy http` judge a 0-byte POST body.
+    /// The default reads response bodies, where a 0-byte body (a 202 Accepted reply) carries
+    /// no message and yields no item (hostile trial, session 21: a server reading POST bodies
+    /// with the default got nothing to answer).
+    pub fn for_requests(mut self) -> Self {
+        self.empty_is_frame = true;
+        self
     }
     /// Declares the `Content-Length`; `Err` when it is over the limit.
     pub fn set_content_length(&mut self, len: u64) -> Result<(), FrameError> {
@@ -1017,8 +1031,9 @@ impl Decoder for BodyCodec {
                 Ok(None)
             }
             Status::Complete(Err(e)) => Err(CodecError::Frame(e)),
-            // A 0-byte body (a 202 Accepted reply) is no message: no item, as in the CLI.
-            Status::Complete(Ok(b)) if b.is_empty() => Ok(None),
+            // A 0-byte response body (a 202 Accepted reply) is no message: no item, as in the
+            // CLI. (The framer reports a body once: the next call is `Partial`.)
+            Status::Complete(Ok(b)) if b.is_empty() && !self.empty_is_frame => Ok(None),
             Status::Complete(Ok(b)) => {
                 let bytes = src.split_to(b.len()).freeze();
                 let raw = RawFrame {

@@ -573,6 +573,42 @@ fn body_codec_empty_body_gives_no_item() {
     assert!(item.envelope().is_ok());
 }
 
+/// Hostile trial, session 21: a server reading POST bodies with `BodyCodec` got no item for a
+/// 0-byte body, so nothing to answer, while `check` and `proxy http` judge it `empty`
+/// (-32700). `for_requests` yields it as an item (once: the stream then ends); the default
+/// (response bodies) still yields none, and a non-empty body is read the same either way.
+#[tokio::test]
+async fn body_codec_for_requests_yields_an_empty_body() {
+    use mcpwire::codec::BodyCodec;
+    let items = FramedRead::new(&b""[..], BodyCodec::new().for_requests())
+        .collect::<Vec<_>>()
+        .await;
+    assert_eq!(items.len(), 1);
+    let item = items[0].as_ref().unwrap();
+    assert!(item.bytes().is_empty());
+    match item.envelope() {
+        Err(FrameFault::Envelope(e)) => {
+            assert_eq!(
+                (e.kind().name(), e.code(), e.offset()),
+                ("empty", -32700, 0)
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    let none = FramedRead::new(&b""[..], BodyCodec::new())
+        .collect::<Vec<_>>()
+        .await;
+    assert!(none.is_empty());
+    let body = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    for codec in [BodyCodec::new(), BodyCodec::new().for_requests()] {
+        let items = FramedRead::new(&body[..], codec).collect::<Vec<_>>().await;
+        assert_eq!(items.len(), 1);
+        let item = items[0].as_ref().unwrap();
+        assert_eq!(&item.bytes()[..], &body[..]);
+        assert!(item.envelope().is_ok());
+    }
+}
+
 /// A body longer than its declared `Content-Length` is `body-too-large` (fatal), one shorter
 /// `truncated-body` (fatal), as the codec docs say.
 #[test]
