@@ -190,8 +190,14 @@ fn chunk(data: &[u8]) -> Vec<u8> {
 
 /// A whole response with a `Content-Length` body.
 fn fixed(status: &str, content_type: &str, body: &[u8]) -> Answer {
+    fixed_with(status, &format!("content-type: {content_type}\r\n"), body)
+}
+
+/// A whole response with a `Content-Length` body and the header lines `headers` (each ended
+/// by CRLF).
+fn fixed_with(status: &str, headers: &str, body: &[u8]) -> Answer {
     let mut first = format!(
-        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\nx-upstream: yes\r\n\r\n",
+        "HTTP/1.1 {status}\r\n{headers}content-length: {}\r\nconnection: close\r\nx-upstream: yes\r\n\r\n",
         body.len()
     )
     .into_bytes();
@@ -689,17 +695,7 @@ async fn response_content_type_and_coding_are_read_as_clients_read_them() {
                 result_event,
             ),
         };
-        let mut first = format!(
-            "HTTP/1.1 200 OK\r\n{extra}content-length: {}\r\nconnection: close\r\n\r\n",
-            body.len()
-        )
-        .into_bytes();
-        first.extend_from_slice(body);
-        Answer {
-            first,
-            gate: None,
-            rest: Vec::new(),
-        }
+        fixed_with("200 OK", extra, body)
     });
     let up = Upstream::start(route).await;
     let proxy = ProxyProc::start(up.addr, &[]);
