@@ -883,9 +883,24 @@ fn encodable_field(value: &[u8], is_id: bool) -> bool {
     memchr::memchr2(b'\r', b'\n', value).is_none() && !(is_id && value.contains(&0))
 }
 
-fn put_field(dst: &mut BytesMut, name: &[u8], value: &[u8]) {
+/// How the field line `name: value` fits the line limit `max` (bytes, without the LF): with
+/// a space after the colon, or, when only the line without it fits, without the space (it
+/// decodes the same unless the value starts with a space, which the decoder would strip; re-trial,
+/// session 21); `None` when neither fits.
+fn field_sep(name: &[u8], value: &[u8], max: usize) -> Option<&'static [u8]> {
+    if name.len() + 2 + value.len() <= max {
+        Some(b": ")
+    } else if name.len() + 1 + value.len() <= max && value.first() != Some(&b' ') {
+        Some(b":")
+    } else {
+        None
+    }
+}
+
+/// Writes the field line `name`, `sep` (from [`field_sep`]), `value`, LF.
+fn put_field(dst: &mut BytesMut, name: &[u8], sep: &[u8], value: &[u8]) {
     dst.put_slice(name);
-    dst.put_slice(b": ");
+    dst.put_slice(sep);
     dst.put_slice(value);
     dst.put_u8(b'\n');
 }
@@ -893,7 +908,8 @@ fn put_field(dst: &mut BytesMut, name: &[u8], value: &[u8]) {
 impl Encoder<&SseFrame> for SseCodec {
     type Error = CodecError;
     /// Writes `id:`, `event:`, `retry:` (when set), one `data: ` line per LF-separated part of
-    /// the data, and a blank line, all LF-terminated. Decoding the output with the same
+    /// the data, and a blank line, all LF-terminated; a line that fits the codec's line limit
+    /// only without the space after its colon is written without it. Decoding the output with the same
     /// codec's limits gives back the same fields and data byte-exact. What cannot round-trip
     /// is [`FrameErrorKind::UnencodableFrame`], and `dst` is then left as it was: data
     /// containing CR, field values containing CR or LF, an `id` containing NUL (a decoder
@@ -906,8 +922,8 @@ impl Encoder<&SseFrame> for SseCodec {
     /// reader, takes as no event.
     fn encode(&mut self, item: &SseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
         let max_line = self.framer.max_line_len();
-        // A field line `name: value` within the line limit.
-        let fits = |name: &[u8], value: &[u8]| name.len() + 2 + value.len() <= max_line;
+        // A field line `name: value` (or `name:value`) within the line limit.
+        let fits = |name: &[u8], value: &[u8]| field_sep(name, value, max_line).is_some();
         let fields_ok = item
             .id
             .as_ref()
@@ -929,20 +945,23 @@ impl Encoder<&SseFrame> for SseCodec {
             return Err(unencodable(item.data.len()));
         }
         dst.reserve(item.data.len() + 32);
+        // Every line was checked to fit above.
+        let mut put = |name: &[u8], value: &[u8]| {
+            let sep = field_sep(name, value, max_line).unwrap_or(b": ");
+            put_field(dst, name, sep, value);
+        };
         if let Some(id) = &item.id {
-            put_field(dst, b"id", id);
+            put(b"id", id);
         }
         if let Some(ev) = &item.event {
-            put_field(dst, b"event", ev);
+            put(b"event", ev);
         }
         if let Some(r) = item.retry {
-            put_field(dst, b"retry", r.to_string().as_bytes());
+            put(b"retry", r.to_string().as_bytes());
         }
         if item.has_data || !item.data.is_empty() {
             for part in item.data.split(|&b| b == b'\n') {
-                dst.put_slice(b"data: ");
-                dst.put_slice(part);
-                dst.put_u8(b'\n');
+                put(b"data", part);
             }
         }
         dst.put_u8(b'\n');
@@ -962,9 +981,16 @@ impl Encoder<SseFrame> for SseCodec {
 impl Encoder<Bytes> for SseCodec {
     type Error = CodecError;
     /// Writes `event: message` and the data as `data: ` lines, then a blank line (the form
-    /// the official SDK servers use).
+    /// the official SDK servers use; without the `event:` line when the codec's line limit is
+    /// under 13 bytes).
     fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
-        let frame = SseFrame::new(item).with_event(Bytes::from_static(b"message"));
+        // Without the `event:` line when even `event:message` is over the line limit: the
+        // event type is `message` without it too.
+        let frame = if field_sep(b"event", b"message", self.framer.max_line_len()).is_some() {
+            SseFrame::new(item).with_event(Bytes::from_static(b"message"))
+        } else {
+            SseFrame::new(item)
+        };
         self.encode(&frame, dst)
     }
 }

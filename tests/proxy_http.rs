@@ -731,11 +731,43 @@ async fn response_content_type_and_coding_are_read_as_clients_read_them() {
     let notes = proxy.notes();
     for want in [
         "Content-Encoding gzip: not validated",
-        "text/event-streamx is neither",
-        "charset utf-16le",
+        "text/event-streamx is not exactly",
+        "utf-16le declares a charset other than UTF-8",
     ] {
         assert!(notes.iter().any(|n| n.contains(want)), "{want}: {notes:?}");
     }
+
+    // Re-trial: a GET stream in another type (here text/plain) was neither validated nor
+    // noted, while the TypeScript SDK client reads any 2xx GET answer as an event stream.
+    let route: Route = Arc::new(move |_: &Seen| fixed("200 OK", "text/plain", bad_event));
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let got = send(
+        proxy.addr,
+        &request(
+            "GET",
+            "/mcp",
+            &[("Accept", "text/event-stream")],
+            b"",
+            false,
+        ),
+    )
+    .await;
+    assert_eq!((got.status, &got.body[..]), (200, bad_event));
+    assert_eq!(up.seen()[0].header("accept-encoding"), Some("identity"));
+    let viol = proxy.violations();
+    assert_eq!(viol.len(), 1, "{viol:?}");
+    assert_eq!(
+        (&viol[0]["dir"], &viol[0]["code"]),
+        (&Value::from("s2c"), &Value::from(-32700))
+    );
+    let notes = proxy.notes();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("GET stream with Content-Type text/plain")),
+        "{notes:?}"
+    );
 }
 
 #[tokio::test]

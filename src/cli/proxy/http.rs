@@ -858,7 +858,7 @@ async fn forward(
         }
     }
     let kind = if tap.is_some() {
-        let reading = response_reading(&parts.headers);
+        let reading = response_reading(&parts.headers, get && parts.status.is_success());
         if let Some(note) = &reading.note {
             p.note(note);
         }
@@ -890,7 +890,8 @@ async fn forward(
                     "the upstream answered a POST with HTTP {} and Content-Type {}: \
                      not validated (MCP expects application/json or text/event-stream)",
                     parts.status,
-                    media_type(&parts.headers).as_deref().unwrap_or("(none)")
+                    header_text(&parts.headers, header::CONTENT_TYPE)
+                        .map_or_else(|| "(none)".to_owned(), |v| shown(&v))
                 ));
                 None
             }
@@ -931,9 +932,11 @@ struct Reading {
 }
 
 /// How MCP clients read a response body, from its `Content-Type` and `Content-Encoding`
-/// (hostile trial, session 21): what a client parses as messages must be what the tap
-/// validates.
+/// (hostile trial and re-trial, session 21): what a client parses as messages must be what
+/// the tap validates, or be noted. `get_stream` is a 2xx answer to a GET of the endpoint.
 ///
+/// * Repeated `Content-Type` or `Content-Encoding` fields are joined with `", "`, as httpx
+///   and fetch join them (the first field alone hid `text/plain` + `text/event-stream`).
 /// * The SDK clients match media types loosely: the Python SDK checks whether the
 ///   lower-cased value starts with `application/json`, then `text/event-stream`; the
 ///   TypeScript SDK whether it contains `text/event-stream`, then `application/json`. Both
@@ -944,23 +947,24 @@ struct Reading {
 ///   says so: a body cannot be both a JSON message and an event stream with a `data:` line,
 ///   so a body the TypeScript client reads messages from fails the JSON validation and is
 ///   logged.
-/// * A `charset` other than UTF-8 is noted: the body is validated as UTF-8 (event streams
-///   are always UTF-8, and JSON exchanged between systems must be, RFC 8259 §8.1), while a
-///   client that decodes text by the charset (httpx does) reads something else.
-/// * A content coding other than `identity` (the proxy asks for identity, but an upstream
-///   may ignore that): the body is not validated, and the note says so.
-fn response_reading(h: &HeaderMap) -> Reading {
+/// * A GET stream is read as an event stream whatever its type: the TypeScript SDK client
+///   reads any 2xx answer to its GET as one (the Python client refuses a type other than
+///   `text/event-stream`). A type other than exactly that is noted.
+/// * A `charset` other than UTF-8, anywhere in the value (a second field, `charset*=`, a
+///   second parameter after a quoted one), is noted: the body is validated as UTF-8 (event
+///   streams are always UTF-8, and JSON exchanged between systems must be, RFC 8259 §8.1),
+///   while a client that decodes text by the charset (httpx does) reads something else.
+/// * A content coding the clients decode (`gzip`, `x-gzip`, `deflate`, `br`, `zstd`): the body
+///   is not validated (the proxy asks for identity, but an upstream may ignore that), and the
+///   note says so. Codings they do not know (`bogus`, `identity;q=1`) are skipped by httpx
+///   and stop decoding in fetch, so the body is read as sent: validated, with a note.
+/// * Header values are shown in notes cut to [`NOTE_VALUE_MAX`] bytes.
+fn response_reading(h: &HeaderMap, get_stream: bool) -> Reading {
     const SSE: &str = "text/event-stream";
     const JSON: &str = "application/json";
-    let Some(value) = h.get(header::CONTENT_TYPE) else {
-        return Reading {
-            kind: None,
-            note: None,
-        };
-    };
-    let value = String::from_utf8_lossy(value.as_bytes())
-        .trim()
-        .to_ascii_lowercase();
+    let value = header_text(h, header::CONTENT_TYPE)
+        .map(|v| v.to_ascii_lowercase())
+        .unwrap_or_default();
     let python = if value.starts_with(JSON) {
         Some(BodyKind::Json)
     } else if value.starts_with(SSE) {
@@ -975,69 +979,82 @@ fn response_reading(h: &HeaderMap) -> Reading {
     } else {
         None
     };
-    let Some(kind) = python.or(typescript) else {
-        return Reading {
-            kind: None,
-            note: None,
-        };
-    };
-    let mut params = value.split(';');
-    let essence = params.next().unwrap_or_default().trim();
     let name = |k: BodyKind| match k {
         BodyKind::Sse => "an event stream",
         BodyKind::Json => "JSON",
     };
+    let essence = value.split(';').next().unwrap_or_default().trim();
     let mut notes = Vec::new();
-    if let (Some(a), Some(b)) = (python, typescript)
-        && a != b
-    {
-        notes.push(format!(
-            "Content-Type {value} is read as {} by the Python SDK client and as {} by the \
-             TypeScript one: validated as {}",
-            name(a),
-            name(b),
-            name(kind)
-        ));
-    } else if essence != SSE && essence != JSON {
-        notes.push(format!(
-            "Content-Type {value} is neither application/json nor text/event-stream, but MCP \
-             SDK clients read it as {}: validated as such",
-            name(kind)
-        ));
-    }
-    let charset = params.find_map(|p| {
-        let (n, v) = p.split_once('=')?;
-        (n.trim() == "charset").then(|| v.trim().trim_matches('"').to_owned())
-    });
-    if let Some(c) = charset
-        && c != "utf-8"
-        && c != "utf8"
-    {
-        notes.push(format!(
-            "Content-Type {value} declares charset {c}: validated as UTF-8 (MCP messages \
-             are UTF-8), while a client that decodes the body by its charset reads other text"
-        ));
-    }
-    let coding: Vec<String> = h
-        .get_all(header::CONTENT_ENCODING)
-        .iter()
-        .flat_map(|v| {
-            String::from_utf8_lossy(v.as_bytes())
-                .split(',')
-                .map(|c| c.trim().to_ascii_lowercase())
-                .collect::<Vec<_>>()
-        })
-        .filter(|c| !c.is_empty() && c != "identity")
-        .collect();
-    let kind = if coding.is_empty() {
-        Some(kind)
+    let kind = if get_stream {
+        if essence != SSE || value.contains(',') {
+            notes.push(format!(
+                "a GET stream with Content-Type {}: validated as an event stream (the \
+                 TypeScript SDK client reads any 2xx GET answer as one)",
+                shown_or_none(&value)
+            ));
+        }
+        BodyKind::Sse
     } else {
+        let Some(kind) = python.or(typescript) else {
+            return Reading {
+                kind: None,
+                note: None,
+            };
+        };
+        if let (Some(a), Some(b)) = (python, typescript)
+            && a != b
+        {
+            notes.push(format!(
+                "Content-Type {} is read as {} by the Python SDK client and as {} by the \
+                 TypeScript one: validated as {}",
+                shown(&value),
+                name(a),
+                name(b),
+                name(kind)
+            ));
+        } else if (essence != SSE && essence != JSON) || value.contains(',') {
+            notes.push(format!(
+                "Content-Type {} is not exactly application/json or text/event-stream, but \
+                 MCP SDK clients read it as {}: validated as such",
+                shown(&value),
+                name(kind)
+            ));
+        }
+        kind
+    };
+    if declares_other_charset(&value) {
+        notes.push(format!(
+            "Content-Type {} declares a charset other than UTF-8: validated as UTF-8 (MCP \
+             messages are UTF-8), while a client that decodes the body by its charset reads \
+             other text",
+            shown(&value)
+        ));
+    }
+    let codings = header_text(h, header::CONTENT_ENCODING)
+        .map(|v| v.to_ascii_lowercase())
+        .unwrap_or_default();
+    let codings: Vec<&str> = codings
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty() && *c != "identity")
+        .collect();
+    let decoded = |c: &&str| matches!(*c, "gzip" | "x-gzip" | "deflate" | "br" | "zstd");
+    let kind = if codings.iter().any(decoded) {
         notes.push(format!(
             "the upstream answered in Content-Encoding {}: not validated (the proxy asks \
              for identity; a client decodes the body and reads messages nobody checked)",
-            coding.join(", ")
+            shown(&codings.join(", "))
         ));
         None
+    } else {
+        if !codings.is_empty() {
+            notes.push(format!(
+                "the upstream answered in Content-Encoding {}, which clients do not decode: \
+                 validated as sent",
+                shown(&codings.join(", "))
+            ));
+        }
+        Some(kind)
     };
     Reading {
         kind,
@@ -1045,10 +1062,59 @@ fn response_reading(h: &HeaderMap) -> Reading {
     }
 }
 
-/// The lower-cased media type of `Content-Type`, without parameters.
-fn media_type(h: &HeaderMap) -> Option<String> {
-    let v = h.get(header::CONTENT_TYPE)?.to_str().ok()?;
-    Some(v.split(';').next()?.trim().to_ascii_lowercase())
+/// The most bytes of a header value a note shows (a hostile upstream's 60 KB `Content-Type`
+/// made one 168 KB note per response: re-trial, session 21).
+const NOTE_VALUE_MAX: usize = 200;
+
+/// All values of the header `name`, joined with `", "` as HTTP clients join repeated fields
+/// (bytes that are not UTF-8 as U+FFFD), trimmed; `None` when there is none.
+fn header_text(h: &HeaderMap, name: HeaderName) -> Option<String> {
+    let values: Vec<String> = h
+        .get_all(name)
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
+        .collect();
+    (!values.is_empty()).then(|| values.join(", "))
+}
+
+/// `v` for a note: cut to [`NOTE_VALUE_MAX`] bytes (at a character boundary) with `…`.
+fn shown(v: &str) -> String {
+    if v.len() <= NOTE_VALUE_MAX {
+        return v.to_owned();
+    }
+    let mut end = NOTE_VALUE_MAX;
+    while !v.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &v[..end])
+}
+
+/// [`shown`], or `(none)` for an empty value.
+fn shown_or_none(v: &str) -> String {
+    if v.is_empty() {
+        "(none)".to_owned()
+    } else {
+        shown(v)
+    }
+}
+
+/// Whether the lower-cased `Content-Type` value names a charset other than UTF-8 anywhere:
+/// every `charset` in it must be `charset=utf-8` or `charset=utf8` (quoted or not, spaces
+/// around `=`), so that a second field, `charset*=` (RFC 2231) or a `charset` after a quoted
+/// parameter that holds `charset=utf-8` all count.
+fn declares_other_charset(value: &str) -> bool {
+    value.match_indices("charset").any(|(i, _)| {
+        let after = value[i + "charset".len()..].trim_start();
+        let Some(v) = after.strip_prefix('=') else {
+            return true;
+        };
+        let v = v.trim_start();
+        let v = v.strip_prefix('"').unwrap_or(v);
+        let end = v
+            .find(|c: char| matches!(c, '"' | ';' | ',') || c.is_whitespace())
+            .unwrap_or(v.len());
+        !matches!(&v[..end], "utf-8" | "utf8")
+    })
 }
 
 /// A request body whose first bytes were already read.
@@ -1287,15 +1353,106 @@ mod tests {
 
     /// The reading of a response with these `Content-Type` and `Content-Encoding` values.
     fn reading(content_type: &str, coding: Option<&str>) -> Reading {
-        let mut h = HeaderMap::new();
-        h.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_str(content_type).unwrap(),
-        );
+        let mut fields = vec![("content-type", content_type.as_bytes())];
         if let Some(c) = coding {
-            h.insert(header::CONTENT_ENCODING, HeaderValue::from_str(c).unwrap());
+            fields.push(("content-encoding", c.as_bytes()));
         }
-        response_reading(&h)
+        reading_of(&fields, false)
+    }
+
+    /// The reading of a response with these header fields (repeats kept), to a POST or to a
+    /// GET (`get_stream`).
+    fn reading_of(fields: &[(&str, &[u8])], get_stream: bool) -> Reading {
+        let mut h = HeaderMap::new();
+        for (n, v) in fields {
+            h.append(
+                HeaderName::from_bytes(n.as_bytes()).unwrap(),
+                HeaderValue::from_bytes(v).unwrap(),
+            );
+        }
+        response_reading(&h, get_stream)
+    }
+
+    /// Re-trial, session 21: a UTF-16 charset hidden from the first field's parameters
+    /// (a second field, `charset*=`, a charset after a quoted `charset=utf-8`), GET streams
+    /// of another type (the TypeScript client reads any 2xx GET as an event stream), repeated
+    /// `Content-Type` fields, unknown codings (clients read the body as sent) and 60 KB
+    /// values copied into notes.
+    #[test]
+    fn response_reading_follows_what_clients_join_decode_and_read() {
+        use BodyKind::Sse;
+        let note_has = |r: &Reading, s: &str| r.note.as_deref().is_some_and(|n| n.contains(s));
+        let sse: &[u8] = b"text/event-stream";
+        let hidden: [&[(&str, &[u8])]; 3] = [
+            &[
+                ("content-type", sse),
+                ("content-type", b"text/event-stream; charset=utf-16le"),
+            ],
+            &[(
+                "content-type",
+                b"text/event-stream; charset*=utf-8''utf-16le",
+            )],
+            &[(
+                "content-type",
+                b"text/event-stream; a=\"b; charset=utf-8\"; charset=utf-16le",
+            )],
+        ];
+        for fields in hidden {
+            let r = reading_of(fields, false);
+            assert_eq!(r.kind, Some(Sse), "{fields:?}");
+            assert!(
+                note_has(&r, "charset other than UTF-8"),
+                "{fields:?}: {r:?}"
+            );
+        }
+        let r = reading_of(
+            &[("content-type", b"text/plain"), ("content-type", sse)],
+            false,
+        );
+        assert_eq!(r.kind, Some(Sse));
+        assert!(note_has(&r, "text/plain, text/event-stream"), "{r:?}");
+        // GET streams: an event stream whatever the type; noted unless exactly SSE.
+        for ct in [
+            &b"text/plain"[..],
+            b"application/json",
+            b"text/html; charset=utf-8",
+        ] {
+            let r = reading_of(&[("content-type", ct)], true);
+            assert_eq!(r.kind, Some(Sse));
+            assert!(note_has(&r, "GET stream"), "{r:?}");
+        }
+        let r = reading_of(&[], true);
+        assert_eq!(r.kind, Some(Sse));
+        assert!(note_has(&r, "Content-Type (none)"), "{r:?}");
+        assert_eq!(reading_of(&[("content-type", sse)], true).note, None);
+        assert_eq!(reading_of(&[], false).kind, None);
+        // Codings clients do not decode: read as sent, so validated (and noted).
+        for coding in ["bogus", "identity;q=1", "x-compress"] {
+            let r = reading("text/event-stream", Some(coding));
+            assert_eq!(r.kind, Some(Sse), "{coding}");
+            assert!(note_has(&r, "do not decode"), "{coding}: {r:?}");
+        }
+        let r = reading_of(
+            &[
+                ("content-type", sse),
+                ("content-encoding", b"bogus"),
+                ("content-encoding", b"x-gzip"),
+            ],
+            false,
+        );
+        assert_eq!(r.kind, None, "{r:?}");
+        // Long values are cut in notes.
+        let long = format!(
+            "text/event-stream; x={}; charset=latin1",
+            "y".repeat(60_000)
+        );
+        let r = reading(&long, Some(&"bogus, ".repeat(100)));
+        assert_eq!(r.kind, Some(Sse));
+        assert!(
+            r.note.as_ref().unwrap().len() < 2_000,
+            "{:?}",
+            r.note.map(|n| n.len())
+        );
     }
 
     /// Hostile trial, session 21: bodies the SDK clients read as messages were forwarded
@@ -1323,10 +1480,10 @@ mod tests {
         }
         // What a client reads by prefix or substring: validated, with a note.
         for (ct, kind, says) in [
-            ("text/event-streamx", Sse, "neither"),
-            ("application/json-rpc", Json, "neither"),
-            ("application/jsonx", Json, "neither"),
-            ("x/y, text/event-stream", Sse, "neither"),
+            ("text/event-streamx", Sse, "not exactly"),
+            ("application/json-rpc", Json, "not exactly"),
+            ("application/jsonx", Json, "not exactly"),
+            ("x/y, text/event-stream", Sse, "not exactly"),
             (
                 "application/json, text/event-stream",
                 Json,
@@ -1337,12 +1494,8 @@ mod tests {
                 Json,
                 "TypeScript one",
             ),
-            (
-                "text/event-stream; charset=utf-16le",
-                Sse,
-                "charset utf-16le",
-            ),
-            ("application/json; charset=latin1", Json, "charset latin1"),
+            ("text/event-stream; charset=utf-16le", Sse, "charset other"),
+            ("application/json; charset=latin1", Json, "charset other"),
         ] {
             let r = reading(ct, None);
             assert_eq!(r.kind, Some(kind), "{ct}");
