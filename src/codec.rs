@@ -314,9 +314,9 @@ impl Decoder for NdjsonRawCodec {
             // dropped, and the client's request waited for ever).
             Status::Complete(Err(e)) if e.kind() == FrameErrorKind::BareCr => {
                 let mut line = src.split_to(d.consumed);
-                let skip = usize::try_from(e.offset().saturating_sub(base)).unwrap_or(0);
-                line.advance(skip.min(line.len()));
-                line.truncate(e.len());
+                let r = e.range_from(base).unwrap_or(0..0);
+                line.truncate(r.end);
+                line.advance(r.start.min(line.len()));
                 Ok(Some(RawFrame::from_error(e, line.freeze())))
             }
             Status::Complete(Err(e)) => {
@@ -922,47 +922,41 @@ impl Encoder<&SseFrame> for SseCodec {
     /// reader, takes as no event.
     fn encode(&mut self, item: &SseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
         let max_line = self.framer.max_line_len();
-        // A field line `name: value` (or `name:value`) within the line limit.
-        let fits = |name: &[u8], value: &[u8]| field_sep(name, value, max_line).is_some();
-        let fields_ok = item
-            .id
-            .as_ref()
-            .is_none_or(|v| encodable_field(v, true) && fits(b"id", v))
+        let content_ok = item.error().is_none()
+            && item.data.len() <= self.framer.max_event_len()
+            && memchr::memchr(b'\r', &item.data).is_none()
+            && item.id.as_ref().is_none_or(|v| encodable_field(v, true))
             && item
                 .event
                 .as_ref()
-                .is_none_or(|v| encodable_field(v, false) && fits(b"event", v))
-            && item
-                .retry
-                .is_none_or(|r| fits(b"retry", r.to_string().as_bytes()));
-        let data_ok = item.data.len() <= self.framer.max_event_len()
-            && memchr::memchr(b'\r', &item.data).is_none()
-            && item
-                .data
-                .split(|&b| b == b'\n')
-                .all(|part| fits(b"data", part));
-        if item.error().is_some() || !data_ok || !fields_ok {
+                .is_none_or(|v| encodable_field(v, false));
+        if !content_ok {
             return Err(unencodable(item.data.len()));
         }
+        // Each line is written as it is found to fit the line limit; on the first that does
+        // not, `dst` is cut back to where it was.
+        let start = dst.len();
         dst.reserve(item.data.len() + 32);
-        // Every line was checked to fit above.
-        let mut put = |name: &[u8], value: &[u8]| {
-            let sep = field_sep(name, value, max_line).unwrap_or(b": ");
-            put_field(dst, name, sep, value);
-        };
-        if let Some(id) = &item.id {
-            put(b"id", id);
-        }
-        if let Some(ev) = &item.event {
-            put(b"event", ev);
-        }
-        if let Some(r) = item.retry {
-            put(b"retry", r.to_string().as_bytes());
-        }
-        if item.has_data || !item.data.is_empty() {
-            for part in item.data.split(|&b| b == b'\n') {
-                put(b"data", part);
+        let mut put = |name: &[u8], value: &[u8]| match field_sep(name, value, max_line) {
+            Some(sep) => {
+                put_field(dst, name, sep, value);
+                true
             }
+            None => false,
+        };
+        let written = item.id.as_ref().is_none_or(|id| put(b"id", id))
+            && item.event.as_ref().is_none_or(|ev| put(b"event", ev))
+            && item
+                .retry
+                .is_none_or(|r| put(b"retry", r.to_string().as_bytes()))
+            && ((!item.has_data && item.data.is_empty())
+                || item
+                    .data
+                    .split(|&b| b == b'\n')
+                    .all(|part| put(b"data", part)));
+        if !written {
+            dst.truncate(start);
+            return Err(unencodable(item.data.len()));
         }
         dst.put_u8(b'\n');
         Ok(())

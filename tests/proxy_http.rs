@@ -740,19 +740,8 @@ async fn response_content_type_and_coding_are_read_as_clients_read_them() {
     // Re-trial: a GET stream in another type (here text/plain) was neither validated nor
     // noted, while the TypeScript SDK client reads any 2xx GET answer as an event stream.
     let route: Route = Arc::new(move |_: &Seen| fixed("200 OK", "text/plain", bad_event));
-    let up = Upstream::start(route).await;
-    let proxy = ProxyProc::start(up.addr, &[]);
-    let got = send(
-        proxy.addr,
-        &request(
-            "GET",
-            "/mcp",
-            &[("Accept", "text/event-stream")],
-            b"",
-            false,
-        ),
-    )
-    .await;
+    let (up, proxy, got) =
+        get_through_proxy(route, "/mcp", &[("Accept", "text/event-stream")]).await;
     assert_eq!((got.status, &got.body[..]), (200, bad_event));
     assert_eq!(up.seen()[0].header("accept-encoding"), Some("identity"));
     let viol = proxy.violations();
@@ -770,30 +759,32 @@ async fn response_content_type_and_coding_are_read_as_clients_read_them() {
     );
 }
 
+/// Starts an upstream answering with `route` and a proxy in front of it (default options),
+/// and sends `GET path` with `headers` through the proxy.
+async fn get_through_proxy(
+    route: Route,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (Upstream, ProxyProc, Got) {
+    let up = Upstream::start(route).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let got = send(proxy.addr, &request("GET", path, headers, b"", false)).await;
+    (up, proxy, got)
+}
+
 #[tokio::test]
 async fn get_is_forwarded_untouched_minus_hop_by_hop_headers() {
     let body = b"event: message\r\ndata: {}\r\n\r\n";
     let route: Route = Arc::new(move |_: &Seen| fixed("200 OK", "text/event-stream", body));
-    let up = Upstream::start(route).await;
-    let proxy = ProxyProc::start(up.addr, &[]);
-    let got = send(
-        proxy.addr,
-        &request(
-            "GET",
-            "/mcp?x=1",
-            &[
-                ("Accept", "text/event-stream"),
-                ("Mcp-Session-Id", "abc"),
-                ("Last-Event-ID", "event-2"),
-                ("Connection", "close, X-Hop"),
-                ("X-Hop", "1"),
-                ("Keep-Alive", "timeout=5"),
-            ],
-            b"",
-            false,
-        ),
-    )
-    .await;
+    let headers = [
+        ("Accept", "text/event-stream"),
+        ("Mcp-Session-Id", "abc"),
+        ("Last-Event-ID", "event-2"),
+        ("Connection", "close, X-Hop"),
+        ("X-Hop", "1"),
+        ("Keep-Alive", "timeout=5"),
+    ];
+    let (up, proxy, got) = get_through_proxy(route, "/mcp?x=1", &headers).await;
     assert_eq!(got.status, 200);
     assert_eq!(got.body, body);
     let seen = up.seen();

@@ -442,9 +442,10 @@ impl FrameReader {
                     // (`drop_next`), so the report can show them and point at the CR. Blank
                     // lines before it in this call moved its start past `pending[0]`.
                     Status::Complete(Err(e)) if e.kind() == FrameErrorKind::BareCr => {
-                        let at = usize::try_from(e.offset() - base).unwrap_or(usize::MAX);
-                        let line = pending.get(at..).and_then(|p| p.get(..e.len()));
-                        let kept = line.map(|_| self.start + at..self.start + at + e.len());
+                        let kept = e
+                            .range_from(base)
+                            .filter(|r| r.end <= pending.len())
+                            .map(|r| self.start + r.start..self.start + r.end);
                         Some(Got::Error(e, kept))
                     }
                     Status::Complete(Err(e)) => Some(Got::Error(e, None)),

@@ -299,6 +299,16 @@ impl FrameError {
     pub const fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// Where the error's bytes ([`offset`](Self::offset), [`len`](Self::len)) lie in a buffer
+    /// whose first byte is at stream offset `base`: e.g. a line with a bare CR in the bytes
+    /// given to the call that reported it, `base` being the framer's
+    /// [`stream_offset`](ndjson::NdjsonFramer::stream_offset) before the call (blank lines
+    /// before it may have moved it past the buffer's start). `None` when the error starts
+    /// before `base`.
+    pub fn range_from(&self, base: u64) -> Option<std::ops::Range<usize>> {
+        let at = usize::try_from(self.offset.checked_sub(base)?).ok()?;
+        Some(at..at.checked_add(self.len)?)
+    }
     /// Where the error lies in `bytes`, the bytes an error item carries (e.g.
     /// [`RawFrame::bytes`](crate::codec::RawFrame::bytes)): for
     /// [`FrameErrorKind::BareCr`], the index of the line's first CR (every CR in those bytes
@@ -363,5 +373,10 @@ mod tests {
             0
         );
         assert_eq!(e.offset_in(line), 0);
+        // Where its bytes lie in a buffer starting at a stream offset.
+        let e = FrameError::new(FrameErrorKind::BareCr, 103, 4, 14);
+        assert_eq!(e.range_from(100), Some(3..17));
+        assert_eq!(e.range_from(103), Some(0..14));
+        assert_eq!(e.range_from(104), None);
     }
 }

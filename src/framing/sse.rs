@@ -722,20 +722,21 @@ impl SseFramer {
                     self.examined += (window_end - from) as u64;
                     self.scanned = window_end;
                     if window_end - self.pos > self.max_line_len {
-                        let seen = &buf[self.pos..window_end];
-                        if !self.discarding_event && ignored_line(seen) {
+                        let ignored = (!self.discarding_event)
+                            .then(|| ignored_line(&buf[self.pos..window_end]))
+                            .flatten();
+                        if let Some(ignored) = ignored {
                             // A comment, `id:`, `retry:` or unknown field over the line
                             // limit: a WHATWG reader ignores it (or only notes an id) and
                             // still dispatches the event, so only the line is dropped and the
                             // event goes on (hostile trial, session 21: a 4 MiB comment hid
                             // the message after it from validation).
-                            if seen[0] == b':' {
-                                self.comments += 1;
-                            } else if seen.starts_with(b"id:") {
+                            match ignored {
+                                Ignored::Comment => self.comments += 1,
                                 // Its value is not kept: the event reports no id.
-                                self.id_set = false;
-                            } else if !seen.starts_with(b"retry:") {
-                                self.unknown_fields += 1;
+                                Ignored::Id => self.id_set = false,
+                                Ignored::Retry => {}
+                                Ignored::Unknown => self.unknown_fields += 1,
                             }
                             self.unpin_single_data(buf);
                             let e = FrameError::new(
@@ -1201,18 +1202,32 @@ fn known_field_colon(line: &[u8]) -> Option<usize> {
     }
 }
 
-/// Whether `seen`, the first bytes of a line over the line limit, is a line whose loss leaves
-/// its event as a WHATWG reader dispatches it: a comment, or a field other than `data` and
-/// `event` (`id`, `retry`, an unknown name). The field name is known once a colon is among
-/// the bytes seen, or when more bytes than the longest known name (`event`, `retry`) hold
-/// none; otherwise (tiny line limits) the line counts as a `data:` line.
-fn ignored_line(seen: &[u8]) -> bool {
+/// A line over the line limit whose loss leaves its event as a WHATWG reader dispatches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ignored {
+    Comment,
+    /// Sets only the last event id.
+    Id,
+    Retry,
+    /// A field of another name than the four.
+    Unknown,
+}
+
+/// What `seen`, the first bytes of a line over the line limit, is when its loss leaves its
+/// event as a WHATWG reader dispatches it: a comment, or a field other than `data` and
+/// `event`; `None` for those two. The field name is known once a colon is among the bytes
+/// seen, or when more bytes than the longest known name (`event`, `retry`) hold none;
+/// otherwise (tiny line limits) the line counts as a `data:` line (`None`).
+fn ignored_line(seen: &[u8]) -> Option<Ignored> {
     if seen.first() == Some(&b':') {
-        return true;
+        return Some(Ignored::Comment);
     }
-    match memchr::memchr(b':', seen) {
-        Some(c) => !matches!(&seen[..c], b"data" | b"event"),
-        None => seen.len() > b"retry".len(),
+    match memchr::memchr(b':', seen).map(|c| &seen[..c]) {
+        Some(b"data" | b"event") => None,
+        Some(b"id") => Some(Ignored::Id),
+        Some(b"retry") => Some(Ignored::Retry),
+        Some(_) => Some(Ignored::Unknown),
+        None => (seen.len() > b"retry".len()).then_some(Ignored::Unknown),
     }
 }
 

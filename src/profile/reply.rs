@@ -240,24 +240,27 @@ pub fn batch_element_causes(
             own[at] = Some(v);
         }
     }
-    let causes = own.into_iter().enumerate().map(|(i, own)| {
-        let span = spans[i];
-        let cause = match own {
-            Some(v) => Violation::new(v.rule, v.offset - span.start(), v.message.clone()),
-            None => Violation::new(
-                Rule::Core(ErrorKind::Batch),
-                0,
-                format!(
-                    "batch rejected ({} at byte {}: {}); element {i} was not forwarded",
-                    first.rule.name(),
-                    first.offset,
-                    first.message
+    spans
+        .into_iter()
+        .zip(own)
+        .enumerate()
+        .map(|(i, (span, own))| {
+            let cause = match own {
+                Some(v) => Violation::new(v.rule, v.offset - span.start(), v.message.clone()),
+                None => Violation::new(
+                    Rule::Core(ErrorKind::Batch),
+                    0,
+                    format!(
+                        "batch rejected ({} at byte {}: {}); element {i} was not forwarded",
+                        first.rule.name(),
+                        first.offset,
+                        first.message
+                    ),
                 ),
-            ),
-        };
-        (span, cause)
-    });
-    causes.collect()
+            };
+            (span, cause)
+        })
+        .collect()
 }
 
 /// The body of a batch response: the JSON array of `bodies`, each one JSON value (e.g. an

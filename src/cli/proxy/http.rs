@@ -890,8 +890,9 @@ async fn forward(
                     "the upstream answered a POST with HTTP {} and Content-Type {}: \
                      not validated (MCP expects application/json or text/event-stream)",
                     parts.status,
-                    header_text(&parts.headers, header::CONTENT_TYPE)
-                        .map_or_else(|| "(none)".to_owned(), |v| shown(&v))
+                    shown_or_none(
+                        &header_text(&parts.headers, header::CONTENT_TYPE).unwrap_or_default()
+                    )
                 ));
                 None
             }
