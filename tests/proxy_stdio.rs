@@ -715,6 +715,13 @@ fn oversize_line_is_answered_and_the_stream_goes_on() {
             .iter()
             .any(|r| r["kind"] == "frame-too-large")
     );
+    // The summary's bytes count the oversize line as the bytes seen when it was rejected (at
+    // least the limit + 1; it counted 0 before), and the ping.
+    let bytes = summary(&recs)["c2s"]["bytes"].as_u64().unwrap() as usize;
+    assert!(
+        (ping.len() + 1 + ping.len()..=big.len() + ping.len()).contains(&bytes),
+        "{bytes}"
+    );
 }
 
 #[test]

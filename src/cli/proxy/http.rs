@@ -97,7 +97,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use mcpwire::codec::FrameFault;
-use mcpwire::error::INTERNAL_ERROR;
+use mcpwire::error::{INTERNAL_ERROR, PARSE_ERROR};
 use mcpwire::framing::sse::{LINE_OVERHEAD, SseFramer};
 use mcpwire::framing::{FrameError, FrameErrorKind, Status};
 use mcpwire::profile::{Direction, Profile, Session, request_error_reply};
@@ -611,14 +611,80 @@ fn judge_oversize(p: &Proxy, session: &SharedSession, len: u64) -> Option<Respon
     reply(action)
 }
 
+/// The message's `Content-Length`, when it is one number.
+fn content_length(h: &HeaderMap) -> Option<u64> {
+    h.get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+}
+
+/// The content codings of a message's `Content-Encoding` fields (joined with `", "`, as HTTP
+/// clients join repeated fields), lower-cased, `identity` and empty members left out.
+fn codings(h: &HeaderMap) -> Vec<String> {
+    header_text(h, header::CONTENT_ENCODING)
+        .unwrap_or_default()
+        .to_ascii_lowercase()
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty() && *c != "identity")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Judges a POST body sent in the content `codings` (`len` bytes declared, 0 when unknown):
+/// the proxy validates the bytes it reads and decodes none, and a backend may decode them
+/// (body-parser does) or not (Starlette does not), so the message the backend reads cannot
+/// be known. Logged as a `content-coding` violation (-32700); unless `--monitor`, answered
+/// `415 Unsupported Media Type` with `Accept-Encoding: identity` (RFC 9110 §15.5.16: the
+/// codings a request may use) and a JSON-RPC error response without an id (the id cannot be
+/// read). Returns that response, or `None` under `--monitor`.
+fn refuse_coded_request(
+    p: &Proxy,
+    session: &SharedSession,
+    codings: &[String],
+    len: u64,
+) -> Option<Response<ProxyBody>> {
+    let message = format!(
+        "request body in Content-Encoding {}: the proxy validates request bodies only \
+         without a content coding (identity)",
+        shown(&codings.join(", "))
+    );
+    let rev = sessions::lock(session).revision(Direction::ClientToServer);
+    let body = request_error_reply(None, PARSE_ERROR, &format!("mcpwire proxy: {message}"), 415)
+        .for_revision(rev)
+        .body;
+    let action = p.judge().unreadable(
+        Direction::ClientToServer,
+        len,
+        "content-coding",
+        Some(PARSE_ERROR),
+        &message,
+        Some((body, 415)),
+    );
+    let mut r = reply(action)?;
+    r.headers_mut().insert(
+        header::ACCEPT_ENCODING,
+        HeaderValue::from_static("identity"),
+    );
+    Some(r)
+}
+
 async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBody> {
     let (parts, mut body) = req.into_parts();
     let session = p.session_for(&parts.headers);
-    let declared = parts
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
+    let declared = content_length(&parts.headers);
+    let codings = codings(&parts.headers);
+    if !codings.is_empty() {
+        if let Some(r) = refuse_coded_request(&p, &session, &codings, declared.unwrap_or(0)) {
+            return r;
+        }
+        // --monitor: passed on as sent. It may be a request the tracker cannot record: its
+        // response must not be reported as matching no request.
+        sessions::lock(&session)
+            .tracker_mut()
+            .set_partial(Direction::ClientToServer);
+        return forward(&p, parts, body.boxed(), Some(session), Unanswered::NONE).await;
+    }
     if let Some(len) = declared
         && len > p.max_body as u64
     {
@@ -862,6 +928,21 @@ async fn forward(
         if let Some(note) = &reading.note {
             p.note(note);
         }
+        if let (Some(why), Some(s)) = (&reading.unvalidated, &tap) {
+            // Server requests in it go unrecorded: the client's responses to them must not
+            // be reported as matching no request.
+            sessions::lock(s)
+                .tracker_mut()
+                .set_partial(Direction::ServerToClient);
+            p.judge().unreadable(
+                Direction::ServerToClient,
+                content_length(&parts.headers).unwrap_or(0),
+                "content-coding",
+                None,
+                why,
+                None,
+            );
+        }
         match reading.kind {
             Some(BodyKind::Sse) => Some(TapKind::Sse {
                 framer: Box::new(SseFramer::with_limits(
@@ -930,6 +1011,10 @@ enum BodyKind {
 struct Reading {
     kind: Option<BodyKind>,
     note: Option<String>,
+    /// Why a body clients read as messages is not validated (a content coding): logged as a
+    /// `content-coding` violation, not a note, so that a gateway reading only violations
+    /// learns of it.
+    unvalidated: Option<String>,
 }
 
 /// How MCP clients read a response body, from its `Content-Type` and `Content-Encoding`
@@ -956,8 +1041,8 @@ struct Reading {
 ///   streams are always UTF-8, and JSON exchanged between systems must be, RFC 8259 §8.1),
 ///   while a client that decodes text by the charset (httpx does) reads something else.
 /// * A content coding the clients decode (`gzip`, `x-gzip`, `deflate`, `br`, `zstd`): the body
-///   is not validated (the proxy asks for identity, but an upstream may ignore that), and the
-///   note says so. Codings they do not know (`bogus`, `identity;q=1`) are skipped by httpx
+///   is not validated (the proxy asks for identity, but an upstream may ignore that): a
+///   `content-coding` violation ([`Reading::unvalidated`]), not a note. Codings they do not know (`bogus`, `identity;q=1`) are skipped by httpx
 ///   and stop decoding in fetch, so the body is read as sent: validated, with a note.
 /// * Header values are shown in notes cut to [`NOTE_VALUE_MAX`] bytes.
 fn response_reading(h: &HeaderMap, get_stream: bool) -> Reading {
@@ -1000,6 +1085,7 @@ fn response_reading(h: &HeaderMap, get_stream: bool) -> Reading {
             return Reading {
                 kind: None,
                 note: None,
+                unvalidated: None,
             };
         };
         if let (Some(a), Some(b)) = (python, typescript)
@@ -1031,19 +1117,14 @@ fn response_reading(h: &HeaderMap, get_stream: bool) -> Reading {
             shown(&value)
         ));
     }
-    let codings = header_text(h, header::CONTENT_ENCODING)
-        .map(|v| v.to_ascii_lowercase())
-        .unwrap_or_default();
-    let codings: Vec<&str> = codings
-        .split(',')
-        .map(str::trim)
-        .filter(|c| !c.is_empty() && *c != "identity")
-        .collect();
-    let decoded = |c: &&str| matches!(*c, "gzip" | "x-gzip" | "deflate" | "br" | "zstd");
+    let codings = codings(h);
+    let decoded = |c: &String| matches!(c.as_str(), "gzip" | "x-gzip" | "deflate" | "br" | "zstd");
+    let mut unvalidated = None;
     let kind = if codings.iter().any(decoded) {
-        notes.push(format!(
-            "the upstream answered in Content-Encoding {}: not validated (the proxy asks \
-             for identity; a client decodes the body and reads messages nobody checked)",
+        unvalidated = Some(format!(
+            "the upstream answered in Content-Encoding {} although asked for identity: \
+             forwarded unvalidated (a client decodes the body and reads messages the proxy \
+             did not check)",
             shown(&codings.join(", "))
         ));
         None
@@ -1060,6 +1141,7 @@ fn response_reading(h: &HeaderMap, get_stream: bool) -> Reading {
     Reading {
         kind,
         note: (!notes.is_empty()).then(|| notes.join("; ")),
+        unvalidated,
     }
 }
 
@@ -1474,7 +1556,8 @@ mod tests {
                 reading(ct, None),
                 Reading {
                     kind: Some(kind),
-                    note: None
+                    note: None,
+                    unvalidated: None,
                 },
                 "{ct}"
             );
@@ -1511,17 +1594,19 @@ mod tests {
                 reading(ct, None),
                 Reading {
                     kind: None,
-                    note: None
+                    note: None,
+                    unvalidated: None,
                 },
                 "{ct}"
             );
         }
-        // A content coding: not validated, noted; identity is no coding.
+        // A content coding: not validated, a violation (not a note); identity is no coding.
         for coding in ["gzip", "br", "identity, gzip", "GZIP"] {
             let r = reading("text/event-stream", Some(coding));
             assert_eq!(r.kind, None, "{coding}");
+            assert_eq!(r.note, None, "{coding}");
             assert!(
-                r.note
+                r.unvalidated
                     .as_deref()
                     .is_some_and(|n| n.contains("Content-Encoding")),
                 "{coding}: {r:?}"

@@ -175,6 +175,53 @@ impl Judge {
         self.monitor = monitor;
     }
 
+    /// Counts and logs a body of `len` bytes in `dir` that could not be read as messages at
+    /// all (a content coding the proxy does not decode): one frame, shape `invalid`, one
+    /// violation of `kind` (JSON-RPC `code`, if any) with `message`, at byte 0. Returns
+    /// [`Action::Reply`] with `reply` (body and HTTP status) when there is one and the proxy
+    /// enforces; [`Action::Forward`] under `--monitor` or without `reply`.
+    pub fn unreadable(
+        &mut self,
+        dir: Direction,
+        len: u64,
+        kind: &'static str,
+        code: Option<i32>,
+        message: &str,
+        reply: Option<(Vec<u8>, u16)>,
+    ) -> Action {
+        let st = self.stats(dir);
+        st.frames += 1;
+        st.bytes += len;
+        let frame = st.frames;
+        *st.shapes.entry("invalid".to_owned()).or_default() += 1;
+        let action = match reply {
+            Some((body, http_status)) if !self.monitor => Action::Reply { body, http_status },
+            _ => Action::Forward,
+        };
+        self.count_action(dir, &action, true);
+        *self
+            .log
+            .stats
+            .violations
+            .entry(kind.to_owned())
+            .or_default() += 1;
+        self.log.record(&ViolationRecord {
+            event: "violation",
+            dir: dir_name(dir),
+            frame,
+            offset: 0,
+            shape: "invalid",
+            id: None,
+            method: None,
+            kind,
+            code,
+            at: 0,
+            message,
+            action: action_name(&action),
+        });
+        action
+    }
+
     fn stats(&mut self, dir: Direction) -> &mut DirStats {
         match dir {
             Direction::ServerToClient => &mut self.log.stats.s2c,
@@ -205,9 +252,15 @@ impl Judge {
         parsed: Result<Envelope<'_>, FrameFault>,
         headers: Option<&[(&str, &str)]>,
     ) -> Action {
+        // A frame discarded unread (an oversize one) comes without its bytes: its error says
+        // how many were seen (a body's declared length; at least the limit + 1 for a line).
+        let len = match &parsed {
+            Err(FrameFault::Framing(e)) if bytes.is_empty() => e.len(),
+            _ => bytes.len(),
+        };
         let st = self.stats(dir);
         st.frames += 1;
-        st.bytes += bytes.len() as u64;
+        st.bytes += len as u64;
         let frame_no = st.frames;
         match parsed {
             Ok(env) => self.judge_envelope(session, dir, frame_no, offset, &env, headers),

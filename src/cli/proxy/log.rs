@@ -41,7 +41,9 @@ use serde::Serialize;
 pub struct DirStats {
     /// Frames read (including rejected ones).
     pub frames: u64,
-    /// Bytes of those frames (without line terminators).
+    /// Bytes of those frames (without line terminators). A frame discarded unread counts the
+    /// bytes seen when it was rejected: an oversize line at least the limit + 1 (its rest is
+    /// skipped unread), an oversize HTTP body its `Content-Length` or the bytes received.
     pub bytes: u64,
     /// Frames forwarded unchanged.
     pub forwarded: u64,
