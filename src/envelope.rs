@@ -6,8 +6,9 @@
 //!   an envelope member (`duplicate-key`, -32600) or a `_meta` key (`duplicate-meta-key`,
 //!   -32602). Any other well-formed frame gives `Ok(Envelope)`; when it is not a valid
 //!   JSON-RPC envelope its [`Envelope::shape`] is [`Shape::Invalid`] and
-//!   [`Envelope::invalid_reason`] says why (a -32600 kind), while every span that could be
-//!   read is still available (so an error reply can echo the id).
+//!   [`Envelope::invalid_reason`] says why (a -32600 kind, or `meta-not-object`, -32602),
+//!   while every span that could be read is still available (so an error reply can echo
+//!   the id).
 //! * Spans are byte ranges into the frame. Value spans cover the raw JSON value (strings
 //!   include their quotes).
 //!
@@ -1312,7 +1313,7 @@ fn classify(frame: &[u8], spans: &mut Spans) {
         let id = spans.id.get().map(|s| id_form(s.slice(frame)));
         for (s, kind) in [
             (spans.params_meta.get(), ErrorKind::MetaNotObject),
-            (spans.result_meta.get(), ErrorKind::MetaNotObject),
+            (spans.result_meta.get(), ErrorKind::ResultMetaNotObject),
         ] {
             if s.is_some() && first(s) != Some(b'{') {
                 break 'c (Shape::Invalid, Some((kind, at(s))));
@@ -1375,9 +1376,16 @@ fn classify(frame: &[u8], spans: &mut Spans) {
                     .is_some_and(|s| plain_int(s.slice(frame)).is_some() || is_i64(s.slice(frame)));
                 let msg_ok = first(spans.error_message.get()) == Some(b'"');
                 if first(spans.error.get()) != Some(b'{') || !code_ok || !msg_ok {
+                    // At the member that is wrong, when it is there (spec trial, session 22:
+                    // always the `error` object's start); at the object when it is missing.
+                    let bad = match (first(spans.error.get()) == Some(b'{'), code_ok) {
+                        (false, _) => None,
+                        (true, false) => spans.error_code.get(),
+                        (true, true) => spans.error_message.get(),
+                    };
                     (
                         Shape::Invalid,
-                        Some((ErrorKind::InvalidErrorObject, at(spans.error.get()))),
+                        Some((ErrorKind::InvalidErrorObject, at(bad.or(spans.error.get())))),
                     )
                 } else if id == Some(IdForm::Bad) {
                     (

@@ -5,7 +5,8 @@
 //! logs; never renamed once released) and the JSON-RPC 2.0 error [`code`](ErrorKind::code) a
 //! server would answer with: `-32700` (Parse error) when the frame is not well-formed JSON,
 //! `-32600` (Invalid Request) when it is JSON but not a valid JSON-RPC / MCP envelope, and
-//! `-32602` (Invalid params) for a repeated key inside `params` or `_meta`.
+//! `-32602` (Invalid params) for a repeated key inside `params` or `_meta` and for a
+//! `params._meta` that is not an object.
 
 use std::fmt;
 
@@ -112,7 +113,8 @@ macro_rules! error_kinds {
             /// JSON-RPC error code a server answers with: `-32700` (Parse error) for
             /// not-JSON and the JSON limits (depth, number length and range), `-32600`
             /// (Invalid Request) for the frame size limit and a message that is not a valid
-            /// envelope, `-32602` (Invalid params) for duplicate `_meta` / `params` keys,
+            /// envelope, `-32602` (Invalid params) for duplicate `_meta` / `params` keys and
+            /// a `params._meta` that is not an object,
             /// `-32603` (Internal error) for `value-decode`.
             pub const fn code(self) -> i32 {
                 match self { $(ErrorKind::$variant => $code,)* }
@@ -165,7 +167,8 @@ error_kinds! {
     /// digest §7.1: newline-delimited, no embedded newlines).
     BareCr => "bare-cr", PARSE_ERROR, "line holds a CR that does not end it";
 
-    // ---- JSON, but not a valid JSON-RPC 2.0 / MCP envelope: -32600 ----
+    // ---- JSON, but not a valid JSON-RPC 2.0 / MCP envelope: -32600 (but
+    // `meta-not-object`, -32602) ----
     /// The same envelope member twice (or the same inspected member of `result` / `error`),
     /// compared after unescaping.
     DuplicateKey => "duplicate-key", INVALID_REQUEST, "duplicate envelope member";
@@ -205,8 +208,12 @@ error_kinds! {
     ResultNotObject => "result-not-object", INVALID_REQUEST, "\"result\" is not an object";
     /// `error` is not an object with integer `code` and string `message`.
     InvalidErrorObject => "invalid-error-object", INVALID_REQUEST, "\"error\" is not {code: integer, message: string}";
-    /// `_meta` is present but not an object.
-    MetaNotObject => "meta-not-object", INVALID_REQUEST, "\"_meta\" is not an object";
+    /// `params._meta` is present but not an object. -32602 Invalid params: the request is a
+    /// JSON-RPC request whose `params` lack the `_meta` object (MCP 2026-07-28 §4.3 answers a
+    /// missing `_meta` field -32602); it was -32600 until session 22 (spec trial).
+    MetaNotObject => "meta-not-object", INVALID_PARAMS, "\"params._meta\" is not an object";
+    /// `result._meta` is present but not an object (a response: never answered).
+    ResultMetaNotObject => "result-meta-not-object", INVALID_REQUEST, "\"result._meta\" is not an object";
 
     // ---- optional full decode ----
     /// simd-json rejected a value the walk accepted (see `Envelope::params_value`): its known

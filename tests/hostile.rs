@@ -60,7 +60,13 @@ fn invalid(frame: &[u8]) -> ErrorKind {
         String::from_utf8_lossy(frame)
     );
     let r = e.invalid_reason().expect("reason");
-    assert_eq!(r.code(), -32600);
+    // Not a valid JSON-RPC message: -32600; a request whose `params._meta` is no object has
+    // invalid params (-32602, as a missing `_meta` field has; session 22).
+    let want = match r.kind() {
+        ErrorKind::MetaNotObject => -32602,
+        _ => -32600,
+    };
+    assert_eq!(r.code(), want);
     r.kind()
 }
 
@@ -643,6 +649,41 @@ fn shapes() {
         invalid(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":1}}"#),
         ErrorKind::MetaNotObject
     );
+    // Spec trial, session 22: -32602 for the request's `params._meta` (it was -32600, while a
+    // missing `_meta` field is -32602); a result's is its own kind.
+    assert_eq!(ErrorKind::MetaNotObject.code(), -32602);
+    assert_eq!(
+        invalid(br#"{"jsonrpc":"2.0","id":1,"result":{"_meta":[]}}"#),
+        ErrorKind::ResultMetaNotObject
+    );
+    assert_eq!(ErrorKind::ResultMetaNotObject.code(), -32600);
+    // Spec trial, session 22: `invalid-error-object` points at the wrong member (it pointed
+    // at the `error` object); at the object when the member is missing or it is no object.
+    for (f, at) in [
+        (
+            &br#"{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}"#[..],
+            40,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":5}}"#,
+            57,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":2,"error":{"message":5,"code":1.5}}"#,
+            52,
+        ),
+        (br#"{"jsonrpc":"2.0","id":1,"error":{"code":1}}"#, 32),
+        (br#"{"jsonrpc":"2.0","id":1,"error":"x"}"#, 32),
+    ] {
+        let e = ok(f);
+        let r = e.invalid_reason().unwrap();
+        assert_eq!(
+            (r.kind(), r.offset()),
+            (ErrorKind::InvalidErrorObject, at),
+            "{}",
+            String::from_utf8_lossy(f)
+        );
+    }
     assert_eq!(invalid(br#""just a string""#), ErrorKind::NotAnObject);
     let e = ok(br#"[]"#);
     assert_eq!(

@@ -162,7 +162,7 @@ CASES = {
         (req(b'"method":42}'), "`method` not a string", "invalid -32600 method-not-string"),
         (req(b'"method":"tools/list","params":[1,2]}'), "positional (array) params", "invalid -32600 params-not-object"),
         (req(b'"method":"tools/list","params":"x"}'), "string params", "invalid -32600 params-not-object"),
-        (req(b'"method":"tools/list","params":{"_meta":[]}}'), "`_meta` not an object", "invalid -32600 meta-not-object"),
+        (req(b'"method":"tools/list","params":{"_meta":[]}}'), "`_meta` not an object", "invalid -32602 meta-not-object"),
         (b'{"jsonrpc":"2.0","id":1,"result":1}', "scalar result", "invalid -32600 result-not-object"),
         (b'{"jsonrpc":"2.0","id":1,"error":{"message":"x"}}', "error without `code`", "invalid -32600 invalid-error-object"),
         (b'{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"x"}}', "error `code` not an integer", "invalid -32600 invalid-error-object"),

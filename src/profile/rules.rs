@@ -144,16 +144,19 @@ rules! {
         "§1 (Error response id: required [TS-1105 schema], [B-0326], [B-0618]; [JSONRPC] §5)";
     // ---- methods and direction ----
     /// A request for a method 2026-07-28 does not define (legacy profiles treat the method
-    /// set as open and do not report this).
+    /// set as open and do not report this, except for names beginning `rpc.`, which
+    /// JSON-RPC 2.0 §4 reserves in every revision).
     UnknownMethod => "unknown-method", METHOD_NOT_FOUND,
         "§5.1, §5.3 ([TS] ClientRequest / ServerRequest unions)";
     /// A method removed in 2026-07-28 (`initialize`, `ping`, `logging/setLevel`, …).
     RemovedMethod => "removed-method", METHOD_NOT_FOUND,
         "§5.2 ([CL] #2, #4-#7; [SEP2575])";
     /// A known method sent in the wrong direction (e.g. `tools/call` from a server, or a
-    /// server-only notification from a client).
-    WrongDirection => "wrong-direction", INVALID_REQUEST,
-        "§2.2, §5 ([TR]; [PAT]; [STDIO])";
+    /// server-only notification from a client). -32601: the receiver does not implement the
+    /// method (JSON-RPC 2.0 §5.1 "Method not found": the method does not exist or is not
+    /// available), as a backend answers it; it was -32600 until session 22 (spec trial).
+    WrongDirection => "wrong-direction", METHOD_NOT_FOUND,
+        "§2.2, §5, §6.1 ([TR]; [PAT]; [STDIO]; [JSONRPC] §5.1)";
     /// A JSON-RPC request from the server (2026-07-28: servers never send requests).
     ServerRequest => "server-request", INVALID_REQUEST,
         "§2.2 ([TR]: no other message direction exists; [PAT])";

@@ -762,6 +762,11 @@ fn wrong_direction_message_names_both_directions() {
         .iter()
         .find(|x| x.rule == Rule::WrongDirection)
         .expect("wrong-direction");
+    // Spec trial, session 22: -32601 (the method is not available on this side), as
+    // `removed-method` and `unknown-method`; it was -32600.
+    assert_eq!(w.rule.code(), -32601);
+    let reply = crate::profile::error_reply(None, w);
+    assert_eq!(reply.http_status, 404);
     assert_eq!(
         w.message,
         "request \"tools/call\" is not sent server-to-client in 2025-11-25 (only client-to-server)"
@@ -3079,4 +3084,40 @@ fn case_variant_notes_are_one_per_key_and_only_for_members_read_as_such() {
     // The exact keys stay quiet.
     let exact = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","_meta":{"progressToken":"p","traceparent":"x"}}}"#;
     assert_eq!(variants(Profile::V2025_06_18, ClientToServer, exact), []);
+}
+
+/// Spec trial, session 22: a request to a `rpc.` method passed every legacy profile (their
+/// method sets are open), though JSON-RPC 2.0 §4 reserves those names in every revision.
+/// Other unknown names stay open there; notifications are not judged by name.
+#[test]
+fn rpc_prefixed_requests_are_unknown_methods_in_every_profile() {
+    for profile in [
+        Profile::V2024_11_05,
+        Profile::V2025_03_26,
+        Profile::V2025_06_18,
+        Profile::V2025_11_25,
+        Profile::Legacy,
+        Profile::V2026_07_28,
+    ] {
+        let mut v = Validator::new(profile, Direction::ClientToServer);
+        let out = judge(
+            &mut v,
+            None,
+            br#"{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}"#,
+        );
+        let w = out
+            .iter()
+            .find(|x| x.rule == Rule::UnknownMethod)
+            .unwrap_or_else(|| panic!("{profile:?}: {out:?}"));
+        assert_eq!((w.offset, w.rule.code()), (33, -32601), "{profile:?}");
+        if profile != Profile::V2026_07_28 {
+            let mut v = Validator::new(profile, Direction::ClientToServer);
+            for f in [
+                &br#"{"jsonrpc":"2.0","id":1,"method":"rpcx.discover"}"#[..],
+                br#"{"jsonrpc":"2.0","id":1,"method":"some_method"}"#,
+            ] {
+                assert!(judge(&mut v, None, f).is_empty(), "{profile:?}");
+            }
+        }
+    }
 }

@@ -554,6 +554,18 @@ fn check_request(
             }
             // Legacy method sets are open in practice (the legacy docs themselves use
             // illustrative names such as `some_method`); only 2026-07-28 is judged closed.
+            // Names beginning `rpc.` are reserved by JSON-RPC 2.0 §4 for its own methods and
+            // extensions (`rpc.discover`) in every revision (spec trial, session 22: they
+            // passed the legacy profiles).
+            Lookup::WrongKind | Lookup::Unknown if !strict && method.starts_with("rpc.") => push(
+                out,
+                Rule::UnknownMethod,
+                moff,
+                format!(
+                    "method {method:?}: names beginning with \"rpc.\" are reserved for \
+                     JSON-RPC's own methods (JSON-RPC 2.0 §4), not MCP methods"
+                ),
+            ),
             Lookup::WrongKind | Lookup::Unknown if !strict => {}
             Lookup::WrongKind | Lookup::Unknown => push(
                 out,
