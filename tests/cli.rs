@@ -667,6 +667,48 @@ fn headers_file_bad_records_and_missing_file() {
 }
 
 /// Regression (fresh-user trial): a POST record with an empty body (`""` or `null`), or
+/// Spec trial, session 22: `check --headers` judged the whole file as one session, so under
+/// `auto` a legacy POST (its own `MCP-Protocol-Version: 2025-11-25`, a session id) after a
+/// modern request was held to 2026-07-28 rules (-32602 for the missing `_meta`). State is
+/// now kept per `Mcp-Session-Id`, as `proxy http` keeps it: a record without one is judged
+/// on its own, a legacy `initialize` without one hands its state to the next new session.
+#[test]
+fn headers_file_keeps_state_per_session_id() {
+    let modern = r#"{"headers":[["MCP-Protocol-Version","2026-07-28"],["Mcp-Method","tools/list"]],"body":{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}}"#;
+    let legacy = |sid: &str, id: u32| {
+        format!(
+            r#"{{"headers":[["MCP-Protocol-Version","2025-11-25"],["Mcp-Session-Id","{sid}"]],"body":{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}}}"#
+        )
+    };
+    // A legacy `initialize` without a session id (2024-11-05: no tasks), then `tasks/get`
+    // without `taskId` in the session its response opened (judged as 2024-11-05, which
+    // requires nothing of a method it does not define) and in another (revision unknown:
+    // the legacy union, whose `tasks/get` requires `taskId`).
+    let init = r#"{"headers":[],"body":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}"#;
+    let task = |sid: &str| {
+        format!(
+            r#"{{"headers":[["Mcp-Session-Id","{sid}"]],"body":{{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{{}}}}}}"#
+        )
+    };
+    let lines = [
+        modern.to_owned(),
+        legacy("abc", 7),
+        modern.to_owned(),
+        init.to_owned(),
+        task("s2"),
+        task("s3"),
+        task("s2"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(&dir, "h.jsonl", (lines.join("\n") + "\n").as_bytes());
+    let (code, recs, _) = check_jsonl(&["--headers"], &f);
+    let got: Vec<Vec<String>> = recs.iter().map(kinds).collect();
+    let mut want = vec![Vec::<String>::new(); 7];
+    want[5] = vec!["missing-param".to_owned()];
+    assert_eq!(got, want, "{recs:?}");
+    assert_eq!(code, 1);
+}
+
 /// without a method, gave no record at all (exit 0), a lowercase `post` without a body was
 /// skipped while `POST` was an error, and a PUT with a body passed unseen. Each is a record
 /// now; GET and DELETE (no message) are still skipped, and `frame` is the line number.

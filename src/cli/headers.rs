@@ -4,9 +4,13 @@
 //! [`mcpwire::profile::HeaderRecord`]).
 //!
 //! Each line is one record. A POST record with a body gives one output record: the body is
-//! parsed with the envelope layer, judged by the profile as a client-to-server message (one
-//! [`Validator`] for the whole file: one session), and its headers are compared with it by
-//! [`check_header_record`]. A POST record's empty body (`""` or `null`) is rejected as `empty`
+//! parsed with the envelope layer, judged by the profile as a client-to-server message, and
+//! its headers are compared with it by [`check_header_record`]. Protocol state is kept per
+//! `Mcp-Session-Id`, as `proxy http` keeps it ([`Sessions`]): a record without one is judged
+//! on its own with fresh state (every 2026-07-28 request; a dual-era endpoint's legacy
+//! session must not be judged by an earlier modern request's revision: spec trial, session
+//! 22), except that a legacy `initialize` without one hands its state to the next new
+//! session id (the session its response opened). A POST record's empty body (`""` or `null`) is rejected as `empty`
 //! (-32700), as a 0-byte POST body is. GET and DELETE records (no message) are read and
 //! skipped; a record with any other HTTP method, and a line that is not a record, is reported
 //! as an `invalid-header-record` violation. The file is read
@@ -42,8 +46,8 @@ const RECORD_OVERHEAD: usize = 64 * 1024;
 pub struct Options<'a> {
     /// The envelope parser (with the CLI's limits).
     pub parser: &'a Parser,
-    /// The validator the bodies are judged by (client to server; one for the whole file: the
-    /// file is one session).
+    /// The validator the bodies are judged by (client to server), as it is before any
+    /// message: each session of the file gets a clone ([`Sessions`]).
     pub validator: Validator,
     /// Largest body accepted (bytes).
     pub max_frame_bytes: usize,
@@ -86,7 +90,7 @@ pub fn run(
         .saturating_mul(RECORD_ESCAPE_FACTOR)
         .saturating_add(RECORD_OVERHEAD);
     let mut lines = FrameReader::new(reader, Transport::Stdio, max_line);
-    let mut validator = opts.validator.clone();
+    let mut sessions = Sessions::new(&opts.validator);
     let mut n = 0u64;
     loop {
         let line = match lines.next_frame() {
@@ -98,7 +102,7 @@ pub fn run(
             }
         };
         n += 1;
-        let Some(mut rec) = judge_record(opts, &mut validator, &line, n) else {
+        let Some(mut rec) = judge_record(opts, &mut sessions, &line, n) else {
             continue;
         };
         if opts.multi {
@@ -125,7 +129,7 @@ pub fn run(
 /// (GET, DELETE: no message).
 fn judge_record(
     opts: &Options<'_>,
-    validator: &mut Validator,
+    sessions: &mut Sessions,
     line: &Frame<'_>,
     number: u64,
 ) -> Option<Record> {
@@ -177,11 +181,23 @@ fn judge_record(
     // The header check parsed the body with the default limits; the profile judges it with
     // the CLI's (and reports any parse error once, as the core kind).
     let mut found: Vec<Violation> = Vec::new();
+    let session_id = hr
+        .headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("mcp-session-id"))
+        .map(|(_, v)| v.trim());
+    let mut fresh = None;
+    let validator = sessions.validator(session_id, &mut fresh);
     match opts.parser.parse(&hr.body) {
         Err(e) => validator.check_parse_error(&e, &mut found),
         Ok(env) => {
             record::describe(&mut rec, &env);
             validator.check(&env, &mut found);
+            if env.method().is_some_and(|m| m.eq_str("initialize"))
+                && let Some(v) = fresh.take()
+            {
+                sessions.pending = Some(v);
+            }
             // Core kinds from the header check are its own parse of the body (reported
             // above under the CLI's limits), except a repeated member only the header check
             // reads (`params.taskId`, `Mcp-Param-*` argument paths: re-trial, session 12,
@@ -212,6 +228,57 @@ fn judge_record(
     });
     rec.valid = rec.violations.is_empty();
     Some(rec)
+}
+
+/// Protocol state per `Mcp-Session-Id` of a headers file, as `proxy http` keeps it.
+struct Sessions {
+    /// The state before any message.
+    base: Validator,
+    /// Each session's state, and the order the sessions were first seen in (the oldest is
+    /// dropped beyond [`MAX_SESSIONS`]).
+    by_id: std::collections::HashMap<String, Validator>,
+    order: std::collections::VecDeque<String>,
+    /// The state of the last legacy `initialize` sent without a session id, which the next
+    /// new session id takes (its response opened that session).
+    pending: Option<Validator>,
+}
+
+/// Sessions whose state `check --headers` keeps at once (as `proxy http`'s default
+/// `--max-sessions`); a dropped session's next record starts with fresh state.
+const MAX_SESSIONS: usize = 1024;
+
+impl Sessions {
+    fn new(base: &Validator) -> Self {
+        Self {
+            base: base.clone(),
+            by_id: std::collections::HashMap::new(),
+            order: std::collections::VecDeque::new(),
+            pending: None,
+        }
+    }
+
+    /// The validator of a record with session id `id`; without one, fresh state, put in
+    /// `fresh` and returned from there.
+    fn validator<'s>(
+        &'s mut self,
+        id: Option<&str>,
+        fresh: &'s mut Option<Validator>,
+    ) -> &'s mut Validator {
+        let Some(id) = id else {
+            return fresh.insert(self.base.clone());
+        };
+        if !self.by_id.contains_key(id)
+            && self.order.len() >= MAX_SESSIONS
+            && let Some(old) = self.order.pop_front()
+        {
+            self.by_id.remove(&old);
+        }
+        let (base, pending, order) = (&self.base, &mut self.pending, &mut self.order);
+        self.by_id.entry(id.to_owned()).or_insert_with(|| {
+            order.push_back(id.to_owned());
+            pending.take().unwrap_or_else(|| base.clone())
+        })
+    }
 }
 
 /// Where the `body` member's value is in a record line.

@@ -157,9 +157,15 @@ pub(crate) fn lookup(
     }
 }
 
+/// True when the legacy revision `rev` (`None`: any legacy revision) defines `method`, as a
+/// request or a notification.
+pub(crate) fn defined_by_legacy(rev: Option<Revision>, method: &str) -> bool {
+    dir_of(&tables(rev, true), method).is_some() || dir_of(&tables(rev, false), method).is_some()
+}
+
 /// True when some legacy revision defines `method` (request or notification).
 pub(crate) fn defined_before_2026(method: &str) -> bool {
-    dir_of(&tables(None, true), method).is_some() || dir_of(&tables(None, false), method).is_some()
+    defined_by_legacy(None, method)
 }
 
 /// True when `method` is defined as a request (not a notification) by `rev` (or any legacy

@@ -3121,3 +3121,31 @@ fn rpc_prefixed_requests_are_unknown_methods_in_every_profile() {
         }
     }
 }
+
+/// Spec trial, session 22: a legacy profile required the `params` members of methods its
+/// revision does not define (`tasks/get` under 2024-11-05 to 2025-06-18, `elicitation/create`
+/// before 2025-06-18), though its method set is open and such a name may be a custom method.
+#[test]
+fn legacy_profiles_require_params_only_of_their_own_methods() {
+    let elicit = br#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{}}"#;
+    let task = br#"{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{}}"#;
+    for (profile, elicit_checked, task_checked) in [
+        (Profile::V2024_11_05, false, false),
+        (Profile::V2025_03_26, false, false),
+        (Profile::V2025_06_18, true, false),
+        (Profile::V2025_11_25, true, true),
+        // The legacy union (revision not known): every legacy method's table.
+        (Profile::Legacy, true, true),
+    ] {
+        for (frame, checked) in [(&elicit[..], elicit_checked), (&task[..], task_checked)] {
+            let mut v = Validator::new(profile, Direction::ServerToClient);
+            let out = judge(&mut v, None, frame);
+            assert_eq!(
+                out.iter().any(|x| x.rule == Rule::MissingParam),
+                checked,
+                "{profile:?} {}: {out:?}",
+                String::from_utf8_lossy(frame)
+            );
+        }
+    }
+}
