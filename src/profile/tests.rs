@@ -3151,3 +3151,43 @@ fn legacy_profiles_require_params_only_of_their_own_methods() {
         }
     }
 }
+
+/// Spec trial, session 22: a 2025-03-26 batch holding both a request and a response passed,
+/// though the revision has a batch of requests and notifications and a batch of responses,
+/// no mixed one. The first element of the other side is reported, at its start.
+#[test]
+fn a_batch_mixing_requests_and_responses_is_refused() {
+    let cases: [(&[u8], Option<usize>); 4] = [
+        (
+            br#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":"s1","result":{}}]"#,
+            Some(48),
+        ),
+        (
+            br#"[{"jsonrpc":"2.0","id":"s2","result":{}},{"jsonrpc":"2.0","method":"notifications/initialized"}]"#,
+            Some(41),
+        ),
+        (
+            br#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","method":"notifications/initialized"}]"#,
+            None,
+        ),
+        (
+            br#"[{"jsonrpc":"2.0","id":"s2","result":{}},{"jsonrpc":"2.0","id":"s3","error":{"code":1,"message":"x"}}]"#,
+            None,
+        ),
+    ];
+    for (frame, at) in cases {
+        let mut v = Validator::new(Profile::V2025_03_26, Direction::ClientToServer);
+        let out = judge(&mut v, None, frame);
+        let mixed: Vec<usize> = out
+            .iter()
+            .filter(|x| x.rule == Rule::Core(crate::error::ErrorKind::Batch))
+            .map(|x| x.offset)
+            .collect();
+        assert_eq!(
+            mixed,
+            at.into_iter().collect::<Vec<_>>(),
+            "{}: {out:?}",
+            String::from_utf8_lossy(frame)
+        );
+    }
+}

@@ -376,6 +376,11 @@ fn check_batch(
         return Vec::new();
     }
     let mut outcomes = Vec::with_capacity(n);
+    // Whether the batch's first message is a request or notification (`true`) or a
+    // response (`false`): 2025-03-26 has a batch of the one (`JSONRPCBatchRequest`) and a
+    // batch of the other (`JSONRPCBatchResponse`), no mixed batch (spec trial, session 22: a
+    // request and a response in one batch passed).
+    let mut batch_of_requests: Option<bool> = None;
     for el in m.env.batch_elements().into_iter().flatten() {
         let env = match crate::envelope::parse(el.slice(m.frame)) {
             Ok(env) => env,
@@ -403,6 +408,29 @@ fn check_batch(
             push(out, Rule::Core(ErrorKind::Batch), el.start(), why);
             outcomes.push(BatchElement::new(Tracked::Untracked, id));
             continue;
+        }
+        let request_side = match env.shape() {
+            Shape::Request | Shape::Notification => Some(true),
+            Shape::Result | Shape::Error => Some(false),
+            _ => None,
+        };
+        if let Some(side) = request_side {
+            match batch_of_requests {
+                None => batch_of_requests = Some(side),
+                Some(first) if first != side => push(
+                    out,
+                    Rule::Core(ErrorKind::Batch),
+                    el.start(),
+                    if first {
+                        "a response in a batch of requests (a batch holds requests and \
+                         notifications, or responses)"
+                    } else {
+                        "a request or notification in a batch of responses (a batch holds \
+                         requests and notifications, or responses)"
+                    },
+                ),
+                Some(_) => {}
+            }
         }
         let mut sub = Vec::new();
         let t = tracked.as_mut().map(|(t, d)| (&mut **t, *d));
