@@ -3191,3 +3191,48 @@ fn a_batch_mixing_requests_and_responses_is_refused() {
         );
     }
 }
+
+/// Spec trial, session 22: a 2026-07-28 server request, and a notification name written
+/// with an id, also drew the client's per-request `_meta` rules (two -32602 records each),
+/// though each is already reported as what it is. Only that record is left.
+#[test]
+fn server_requests_and_notifications_with_ids_skip_the_clients_meta_rules() {
+    for (dir, frame, rule) in [
+        (
+            Direction::ServerToClient,
+            &br#"{"jsonrpc":"2.0","id":"s1","method":"ping"}"#[..],
+            Rule::ServerRequest,
+        ),
+        (
+            Direction::ServerToClient,
+            br#"{"jsonrpc":"2.0","id":"s1","method":"tools/list","params":{}}"#,
+            Rule::ServerRequest,
+        ),
+        (
+            Direction::ClientToServer,
+            br#"{"jsonrpc":"2.0","id":3,"method":"notifications/cancelled","params":{"requestId":1}}"#,
+            Rule::NotificationWithId,
+        ),
+    ] {
+        let mut v = Validator::new(Profile::V2026_07_28, dir);
+        let rules: Vec<Rule> = judge(&mut v, None, frame).iter().map(|x| x.rule).collect();
+        assert_eq!(rules, [rule], "{}", String::from_utf8_lossy(frame));
+    }
+    // A client request still needs both fields.
+    let mut v = Validator::new(Profile::V2026_07_28, Direction::ClientToServer);
+    let rules: Vec<Rule> = judge(
+        &mut v,
+        None,
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+    )
+    .iter()
+    .map(|x| x.rule)
+    .collect();
+    assert_eq!(
+        rules,
+        [
+            Rule::MissingProtocolVersion,
+            Rule::MissingClientCapabilities
+        ]
+    );
+}

@@ -603,7 +603,10 @@ fn check_request(
             ),
         }
     }
-    if !strict {
+    // The per-request `_meta` fields are the client's (§4.2): a server's request, or a
+    // notification name written with an id, is already reported as such, and holding it to
+    // the client's fields only added two records (spec trial, session 22).
+    if !strict || method.starts_with("notifications/") || dir == Direction::ServerToClient {
         return;
     }
     let at = m.meta.or(m.params).map_or(moff, |s| s.start());
