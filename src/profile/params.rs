@@ -21,6 +21,9 @@ enum Want {
     Number,
     /// A string or a plain integer (`RequestId`, `ProgressToken`).
     StringOrInteger,
+    /// An object whose member values are all strings (`prompts/get` `arguments`:
+    /// `{ [key: string]: string }`).
+    StringMap,
     /// A `LoggingLevel`: one of the eight RFC 5424 severity names.
     Level,
     /// Any value (present is enough).
@@ -35,6 +38,7 @@ impl Want {
             Want::Array => "an array",
             Want::Number => "a number",
             Want::StringOrInteger => "a string or an integer",
+            Want::StringMap => "an object of strings",
             Want::Level => "a logging level (\"debug\" … \"emergency\")",
             Want::Any => "a value",
         }
@@ -139,6 +143,24 @@ const V2026_ONLY: &[(&str, &[(&str, Want)])] = &[
     ),
 ];
 
+/// Optional members type-checked when present, in every revision ([TS-1105] … 2026
+/// `schema.json`: `PaginatedRequestParams.cursor`, `CallToolRequestParams.arguments`,
+/// `GetPromptRequestParams.arguments`, `ProgressNotificationParams.total` and `message`; the
+/// last is new in 2025-03-26, and the Python SDK refuses a non-string one whatever the
+/// revision). Spec trial, session 22: `"arguments":[1]`, `"cursor":5` and `"total":"x"` passed.
+const OPTIONAL: &[(&str, &[(&str, Want)])] = &[
+    ("tools/call", &[("arguments", Want::Object)]),
+    ("prompts/get", &[("arguments", Want::StringMap)]),
+    ("tools/list", &[("cursor", Want::String)]),
+    ("prompts/list", &[("cursor", Want::String)]),
+    ("resources/list", &[("cursor", Want::String)]),
+    ("resources/templates/list", &[("cursor", Want::String)]),
+    (
+        "notifications/progress",
+        &[("total", Want::Number), ("message", Want::String)],
+    ),
+];
+
 /// The MRTR retry members of `InputResponseRequestParams`, which `CallToolRequestParams`,
 /// `GetPromptRequestParams` and `ReadResourceRequestParams` extend (spec digest §3.1; 2026
 /// `schema.json`: `requestState` a string, `inputResponses` an `InputResponses` object).
@@ -203,8 +225,8 @@ const _: () =
 /// folding (`"Progress"`, `"progreſſ"`) is `case-variant-param` (at its opening quote). All
 /// are -32602 (Invalid params).
 ///
-/// Under 2026-07-28 the optional members of [`V2026_OPTIONAL`] are type-checked when present
-/// (same rule, same offset; their absence is not judged).
+/// The optional members of [`OPTIONAL`] (and under 2026-07-28 of [`V2026_OPTIONAL`]) are
+/// type-checked when present (same rule, same offset; their absence is not judged).
 pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>) {
     let Some(method) = m.method.as_deref() else {
         return;
@@ -213,10 +235,13 @@ pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>
         let at = m.params.or(m.method_span).map_or(0, |s| s.start());
         check_members(m, method, wanted, m.params, at, out);
     }
-    if rev == Some(Revision::V2026_07_28)
-        && let Some(params) = m.params
-        && let Some((_, optional)) = V2026_OPTIONAL.iter().find(|(n, _)| *n == method)
-    {
+    let Some(params) = m.params else { return };
+    let modern: &[(&str, &[(&str, Want)])] = if rev == Some(Revision::V2026_07_28) {
+        V2026_OPTIONAL
+    } else {
+        &[]
+    };
+    for (_, optional) in OPTIONAL.iter().chain(modern).filter(|(n, _)| *n == method) {
         for &(key, want) in *optional {
             if let Some(v) = m.member(params, key) {
                 check_type(m, method, key, want, v, out);
@@ -316,6 +341,11 @@ fn check_type(
         Want::Array => kind == Some(Kind::Array),
         Want::Number => kind == Some(Kind::Number),
         Want::StringOrInteger => kind == Some(Kind::String) || m.is_integer(v),
+        Want::StringMap => {
+            kind == Some(Kind::Object)
+                && crate::envelope::members(m.frame, v)
+                    .all(|mb| m.kind_at(mb.value) == Some(Kind::String))
+        }
         Want::Level => m.str_at(v).is_some_and(|l| LEVELS.contains(&l.as_ref())),
         Want::Any => true,
     };

@@ -205,7 +205,9 @@ rules! {
     /// request or notification or in a request embedded in `inputRequests`; also, under
     /// 2026-07-28, the optional MRTR retry members of `tools/call`, `prompts/get` and
     /// `resources/read` when present (`requestState` not a string, `inputResponses` not an
-    /// object).
+    /// object); in every profile the optional `arguments` of `tools/call` (an object) and
+    /// `prompts/get` (an object of strings), `cursor` of the list requests (a string), and
+    /// `total` (a number) and `message` (a string) of `notifications/progress`, when present.
     ParamType => "param-type", INVALID_PARAMS,
         "§5.1, §5.3 ([TS] `…Params` member types; 2026 schema.json)";
     /// A 2026-07-28 result whose caching fields are malformed: `ttlMs` not a non-negative

@@ -3236,3 +3236,42 @@ fn server_requests_and_notifications_with_ids_skip_the_clients_meta_rules() {
         ]
     );
 }
+
+/// Spec trial, session 22: optional `params` members of the wrong type passed every profile:
+/// `tools/call` `arguments` not an object, `prompts/get` `arguments` not a string map, a
+/// list request's `cursor` not a string, `notifications/progress` `total` not a number and
+/// `message` not a string. Each is `param-type` at its value, under every profile; the
+/// right types (and absence) pass.
+#[test]
+fn optional_params_members_of_the_wrong_type_are_param_type() {
+    let m = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let cases: [(Direction, String, Option<&str>); 10] = [
+        (Direction::ClientToServer, format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"x","arguments":[1],{m}}}}}"#), Some("[1]")),
+        (Direction::ClientToServer, format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"x","arguments":{{"a":[1]}},{m}}}}}"#), None),
+        (Direction::ClientToServer, format!(r#"{{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{{"name":"x","arguments":{{"a":"1","b":2}},{m}}}}}"#), Some(r#"{"a":"1","b":2}"#)),
+        (Direction::ClientToServer, format!(r#"{{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{{"name":"x","arguments":{{"a":"1"}},{m}}}}}"#), None),
+        (Direction::ClientToServer, format!(r#"{{"jsonrpc":"2.0","id":1,"method":"resources/templates/list","params":{{"cursor":5,{m}}}}}"#), Some("5")),
+        (Direction::ClientToServer, format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"cursor":"c2",{m}}}}}"#), None),
+        (Direction::ServerToClient, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"total":"9"}}"#.to_owned(), Some(r#""9""#)),
+        (Direction::ServerToClient, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"message":7}}"#.to_owned(), Some("7")),
+        (Direction::ServerToClient, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"total":9.5,"message":"m"}}"#.to_owned(), None),
+        (Direction::ServerToClient, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}"#.to_owned(), None),
+    ];
+    for profile in [
+        Profile::V2024_11_05,
+        Profile::V2025_06_18,
+        Profile::Legacy,
+        Profile::V2026_07_28,
+    ] {
+        for (dir, frame, bad) in &cases {
+            let mut v = Validator::new(profile, *dir);
+            let at: Vec<usize> = judge(&mut v, None, frame.as_bytes())
+                .iter()
+                .filter(|x| x.rule == Rule::ParamType)
+                .map(|x| x.offset)
+                .collect();
+            let want: Vec<usize> = bad.map(|b| frame.rfind(b).unwrap()).into_iter().collect();
+            assert_eq!(at, want, "{profile:?} {frame}");
+        }
+    }
+}
