@@ -3275,3 +3275,47 @@ fn optional_params_members_of_the_wrong_type_are_param_type() {
         }
     }
 }
+
+/// Spec trial, session 22: extension identifiers (keys of the client capabilities'
+/// `extensions`) were not checked, though they follow the `_meta` key grammar with a
+/// mandatory prefix (spec digest §4.1): `"tasks"` and `"bad key!"` passed, and so did
+/// `"extensions":[]`.
+#[test]
+fn extension_identifiers_need_a_prefix_and_the_key_grammar() {
+    let req = |ext: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"extensions":{ext}}}}}}}}}"#
+        )
+    };
+    for (ext, want) in [
+        (
+            r#"{"io.modelcontextprotocol/tasks":{},"com.example/ui":{"x":1}}"#,
+            vec![],
+        ),
+        (
+            r#"{"tasks":{}}"#,
+            vec![(Rule::MetaKeyGrammar, r#""tasks""#)],
+        ),
+        (
+            r#"{"com.example/":{},"bad key!":{}}"#,
+            vec![(Rule::MetaKeyGrammar, r#""bad key!""#)],
+        ),
+        (
+            r#"{"a..b/x":{}}"#,
+            vec![(Rule::MetaKeyGrammar, r#""a..b/x""#)],
+        ),
+        ("[]", vec![(Rule::ReservedMetaValue, "[]")]),
+    ] {
+        let frame = req(ext);
+        let mut v = Validator::new(Profile::V2026_07_28, Direction::ClientToServer);
+        let got: Vec<(Rule, usize)> = judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .map(|x| (x.rule, x.offset))
+            .collect();
+        let want: Vec<(Rule, usize)> = want
+            .into_iter()
+            .map(|(r, at)| (r, frame.find(at).unwrap()))
+            .collect();
+        assert_eq!(got, want, "{frame}");
+    }
+}

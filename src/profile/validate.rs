@@ -646,7 +646,41 @@ fn check_request(
             s.start(),
             "\"io.modelcontextprotocol/clientCapabilities\" is not an object",
         ),
-        Some(_) => {}
+        Some(caps) => check_extension_ids(m, caps, out),
+    }
+}
+
+/// The `extensions` of a capabilities object at `caps`, when present: an object whose keys
+/// are extension identifiers, the `_meta` key grammar with a mandatory prefix
+/// (`com.example/name`; spec digest §4.1). A key that breaks it is `meta-key-grammar` at its
+/// opening quote, `extensions` not an object `reserved-meta-value` at its value (spec trial,
+/// session 22: `"bad key!"` and `"extensions":[]` passed).
+fn check_extension_ids(m: &Msg<'_>, caps: crate::Span, out: &mut Vec<Violation>) {
+    let Some(ext) = m.member(caps, "extensions") else {
+        return;
+    };
+    if m.kind_at(ext) != Some(Kind::Object) {
+        push(
+            out,
+            Rule::ReservedMetaValue,
+            ext.start(),
+            "capabilities \"extensions\" is not an object",
+        );
+        return;
+    }
+    for mem in crate::envelope::members(m.frame, ext) {
+        if !matches!(meta::parse_key(&mem.key), Some((Some(_), _))) {
+            push(
+                out,
+                Rule::MetaKeyGrammar,
+                mem.key_span.start().saturating_sub(1),
+                format!(
+                    "extension identifier {:?} breaks the grammar: a prefix, then a name \
+                     (\"com.example/name\")",
+                    mem.key
+                ),
+            );
+        }
     }
 }
 
