@@ -709,6 +709,54 @@ fn headers_file_keeps_state_per_session_id() {
     assert_eq!(code, 1);
 }
 
+/// Re-trial, session 22: two `initialize` requests before their sessions' first records gave
+/// the first new session the second's revision (a 2025-03-26 batch refused as 2025-06-18),
+/// and an active session was dropped after 1,024 others (oldest first, not least recently
+/// used), so its later batches passed. Waiting `initialize` states now go first come, first
+/// served, and the least recently used session is dropped.
+#[test]
+fn headers_file_pairs_initializations_in_order_and_keeps_active_sessions() {
+    let init = |v: &str| {
+        format!(
+            r#"{{"headers":[],"body":{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{v}","capabilities":{{}},"clientInfo":{{"name":"c","version":"1"}}}}}}}}"#
+        )
+    };
+    let batch = |sid: &str| {
+        format!(
+            r#"{{"headers":[["Mcp-Session-Id","{sid}"]],"body":[{{"jsonrpc":"2.0","id":2,"method":"ping"}}]}}"#
+        )
+    };
+    let ping = |sid: &str| {
+        format!(
+            r#"{{"headers":[["Mcp-Session-Id","{sid}"]],"body":{{"jsonrpc":"2.0","id":3,"method":"ping"}}}}"#
+        )
+    };
+    let mut lines = vec![
+        init("2025-03-26"),
+        init("2025-06-18"),
+        batch("SA"),
+        batch("SB"),
+    ];
+    for i in 0..1_100 {
+        lines.push(ping(&format!("X{i}")));
+        if i % 100 == 99 {
+            lines.push(batch("SB"));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_file(&dir, "h.jsonl", (lines.join("\n") + "\n").as_bytes());
+    let (_, recs, _) = check_jsonl(&["--headers"], &f);
+    let flagged: Vec<u64> = recs
+        .iter()
+        .filter(|r| kinds(r).iter().any(|k| k == "batch"))
+        .map(|r| r["frame"].as_u64().unwrap())
+        .collect();
+    // SA (2025-03-26) may batch; SB (2025-06-18) may not, at frame 4 and at each of its 11
+    // later batches, however many sessions came between.
+    assert_eq!(flagged.len(), 12, "{flagged:?}");
+    assert_eq!(flagged[0], 4, "{flagged:?}");
+}
+
 /// without a method, gave no record at all (exit 0), a lowercase `post` without a body was
 /// skipped while `POST` was an error, and a PUT with a body passed unseen. Each is a record
 /// now; GET and DELETE (no message) are still skipped, and `frame` is the line number.

@@ -546,6 +546,7 @@ async fn body_limit_at(max: usize, args: &[&str]) {
                 assert_eq!(up.seen().last().unwrap().body, body);
             } else {
                 assert_eq!(got.status, 413, "{case}");
+                assert_eq!(got.header("connection"), Some("close"), "{case}");
                 let v = got.json();
                 assert_eq!(v["error"]["code"], -32600, "{v} {case}");
             }
@@ -806,6 +807,8 @@ async fn request_bodies_in_a_content_coding_are_refused_with_415() {
         let got = send(proxy.addr, &request("POST", "/mcp", &headers, gz, chunked)).await;
         assert_eq!(got.status, 415, "{coding}");
         assert_eq!(got.header("accept-encoding"), Some("identity"), "{coding}");
+        // Answered before the body was read: the connection ends, and says so.
+        assert_eq!(got.header("connection"), Some("close"), "{coding}");
         let v = got.json();
         assert_eq!(v["error"]["code"], -32700, "{coding}");
         let shown = coding.trim_start_matches("identity, ");
@@ -853,8 +856,8 @@ async fn request_bodies_in_a_content_coding_are_refused_with_415() {
         ),
         "{s}"
     );
-    // The declared lengths of the two bodies with one, and the identity request.
-    assert_eq!(s["bytes"], 2 * gz.len() + CALL.len(), "{s}");
+    // Coded bodies are refused unread (0 bytes each): only the identity request counts.
+    assert_eq!(s["bytes"], CALL.len(), "{s}");
 
     // --monitor: passed on as sent, and logged.
     let up = Upstream::start(json_route(RESULT)).await;

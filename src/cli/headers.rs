@@ -9,8 +9,8 @@
 //! `Mcp-Session-Id`, as `proxy http` keeps it ([`Sessions`]): a record without one is judged
 //! on its own with fresh state (every 2026-07-28 request; a dual-era endpoint's legacy
 //! session must not be judged by an earlier modern request's revision: spec trial, session
-//! 22), except that a legacy `initialize` without one hands its state to the next new
-//! session id (the session its response opened). A POST record's empty body (`""` or `null`) is rejected as `empty`
+//! 22), except that a legacy `initialize` without one hands its state to a new session id
+//! (the session its response opened; the oldest waiting `initialize` goes first). A POST record's empty body (`""` or `null`) is rejected as `empty`
 //! (-32700), as a 0-byte POST body is. GET and DELETE records (no message) are read and
 //! skipped; a record with any other HTTP method, and a line that is not a record, is reported
 //! as an `invalid-header-record` violation. The file is read
@@ -196,7 +196,7 @@ fn judge_record(
             if env.method().is_some_and(|m| m.eq_str("initialize"))
                 && let Some(v) = fresh.take()
             {
-                sessions.pending = Some(v);
+                sessions.initialized(v);
             }
             // Core kinds from the header check are its own parse of the body (reported
             // above under the CLI's limits), except a repeated member only the header check
@@ -234,17 +234,23 @@ fn judge_record(
 struct Sessions {
     /// The state before any message.
     base: Validator,
-    /// Each session's state, and the order the sessions were first seen in (the oldest is
-    /// dropped beyond [`MAX_SESSIONS`]).
-    by_id: std::collections::HashMap<String, Validator>,
-    order: std::collections::VecDeque<String>,
-    /// The state of the last legacy `initialize` sent without a session id, which the next
-    /// new session id takes (its response opened that session).
-    pending: Option<Validator>,
+    /// Each session's state and when it was last used, by the key of its id ([`key`]).
+    by_id: std::collections::HashMap<u128, (Validator, u64)>,
+    /// The sessions by last use, to drop the least recently used beyond [`MAX_SESSIONS`].
+    lru: std::collections::BTreeMap<u64, u128>,
+    /// Records seen (the use counter).
+    tick: u64,
+    /// The states of legacy `initialize` requests sent without a session id, oldest first:
+    /// each new session id takes the oldest (the session its response opened; a requests
+    /// file has no responses, so first come, first served).
+    pending: std::collections::VecDeque<Validator>,
+    /// Hashes session ids into keys.
+    hasher: std::collections::hash_map::RandomState,
 }
 
 /// Sessions whose state `check --headers` keeps at once (as `proxy http`'s default
-/// `--max-sessions`); a dropped session's next record starts with fresh state.
+/// `--max-sessions`); the least recently used is dropped beyond that, and its next record
+/// starts with fresh state. Also the most `initialize` states waiting for a session.
 const MAX_SESSIONS: usize = 1024;
 
 impl Sessions {
@@ -252,9 +258,31 @@ impl Sessions {
         Self {
             base: base.clone(),
             by_id: std::collections::HashMap::new(),
-            order: std::collections::VecDeque::new(),
-            pending: None,
+            lru: std::collections::BTreeMap::new(),
+            tick: 0,
+            pending: std::collections::VecDeque::new(),
+            hasher: std::collections::hash_map::RandomState::new(),
         }
+    }
+
+    /// The key of a session id: its length and two keyed hashes, so that a session costs the
+    /// same few bytes whatever the length of its id (re-trial, session 22: 1,024 ids of
+    /// 200 KB were kept twice each, and an id may be up to the record line limit). Two ids
+    /// share a key with a chance of about 2^-64 per pair, the hash keys being random.
+    fn key(&self, id: &str) -> u128 {
+        use std::hash::BuildHasher;
+        let a = self.hasher.hash_one((0u8, id));
+        let b = self.hasher.hash_one((1u8, id, id.len()));
+        (u128::from(a) << 64) | u128::from(b)
+    }
+
+    /// Keeps the state of a legacy `initialize` sent without a session id, for the next new
+    /// session id.
+    fn initialized(&mut self, state: Validator) {
+        if self.pending.len() >= MAX_SESSIONS {
+            self.pending.pop_front();
+        }
+        self.pending.push_back(state);
     }
 
     /// The validator of a record with session id `id`; without one, fresh state, put in
@@ -267,17 +295,33 @@ impl Sessions {
         let Some(id) = id else {
             return fresh.insert(self.base.clone());
         };
-        if !self.by_id.contains_key(id)
-            && self.order.len() >= MAX_SESSIONS
-            && let Some(old) = self.order.pop_front()
-        {
-            self.by_id.remove(&old);
+        let key = self.key(id);
+        self.tick += 1;
+        let tick = self.tick;
+        match self.by_id.get_mut(&key) {
+            Some((_, used)) => {
+                self.lru.remove(used);
+                *used = tick;
+            }
+            None => {
+                if self.by_id.len() >= MAX_SESSIONS
+                    && let Some((_, old)) = self.lru.pop_first()
+                {
+                    self.by_id.remove(&old);
+                }
+                let state = self
+                    .pending
+                    .pop_front()
+                    .unwrap_or_else(|| self.base.clone());
+                self.by_id.insert(key, (state, tick));
+            }
         }
-        let (base, pending, order) = (&self.base, &mut self.pending, &mut self.order);
-        self.by_id.entry(id.to_owned()).or_insert_with(|| {
-            order.push_back(id.to_owned());
-            pending.take().unwrap_or_else(|| base.clone())
-        })
+        self.lru.insert(tick, key);
+        &mut self
+            .by_id
+            .entry(key)
+            .or_insert_with(|| (Validator::clone(&self.base), tick))
+            .0
     }
 }
 

@@ -22,7 +22,8 @@ pub struct ErrorReply {
     /// omitted when the id could not be read (MCP 2026-07-28 `JSONRPCErrorResponse.id?`) or
     /// the message was not a request; `data` is omitted when there is none.
     pub body: Vec<u8>,
-    /// The HTTP status for Streamable HTTP: 413 for an oversized frame, 404 for -32601, 500
+    /// The HTTP status for Streamable HTTP: 413 for an oversized frame, 404 for -32601 (400
+    /// after [`for_revision`](Self::for_revision) with a revision other than 2026-07-28), 500
     /// for -32603, 400 for everything else (-32700, -32600, -32602, -32020, -32021, -32022).
     pub http_status: u16,
 }
@@ -34,8 +35,16 @@ impl ErrorReply {
     /// or undecided) leave it as it is (2025-11-25 and 2026-07-28 omit the id; 2026-07-28
     /// flags `"id": null`). Re-trial finding: the proxy's own replies broke
     /// [`Rule::MissingErrorId`] under the legacy profiles.
+    ///
+    /// HTTP 404 (-32601) is kept only under 2026-07-28, whose Streamable HTTP answers an
+    /// unknown method so; elsewhere (a legacy revision, or `None`) it becomes 400, because a
+    /// legacy Streamable HTTP client reads 404 as "session expired" and starts over (the
+    /// Python SDK client replaces the body with "Session terminated"; re-trial, session 22).
     pub fn for_revision(mut self, rev: Option<Revision>) -> Self {
         const HEAD: &[u8] = br#"{"jsonrpc":"2.0","#;
+        if self.http_status == 404 && rev != Some(Revision::V2026_07_28) {
+            self.http_status = 400;
+        }
         if rev.is_some_and(Revision::requires_error_id)
             && self.body.starts_with(HEAD)
             && !self.body[HEAD.len()..].starts_with(br#""id":"#)

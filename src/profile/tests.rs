@@ -767,6 +767,22 @@ fn wrong_direction_message_names_both_directions() {
     assert_eq!(w.rule.code(), -32601);
     let reply = crate::profile::error_reply(None, w);
     assert_eq!(reply.http_status, 404);
+    // Re-trial, session 22: 404 only for 2026-07-28; a legacy Streamable HTTP client reads
+    // 404 as "session expired", so every other revision (and none known) gets 400.
+    assert_eq!(
+        reply
+            .clone()
+            .for_revision(Some(Revision::V2026_07_28))
+            .http_status,
+        404
+    );
+    for rev in [
+        None,
+        Some(Revision::V2025_11_25),
+        Some(Revision::V2025_03_26),
+    ] {
+        assert_eq!(reply.clone().for_revision(rev).http_status, 400, "{rev:?}");
+    }
     assert_eq!(
         w.message,
         "request \"tools/call\" is not sent server-to-client in 2025-11-25 (only client-to-server)"
@@ -3157,7 +3173,12 @@ fn legacy_profiles_require_params_only_of_their_own_methods() {
 /// no mixed one. The first element of the other side is reported, at its start.
 #[test]
 fn a_batch_mixing_requests_and_responses_is_refused() {
-    let cases: [(&[u8], Option<usize>); 4] = [
+    let cases: [(&[u8], Option<usize>); 5] = [
+        // The re-trial's batch: an invalid element, a response, two requests: once.
+        (
+            br#"[{"jsonrpc":"2.0","id":5},{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]"#,
+            Some(63),
+        ),
         (
             br#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":"s1","result":{}}]"#,
             Some(48),

@@ -381,6 +381,9 @@ fn check_batch(
     // batch of the other (`JSONRPCBatchResponse`), no mixed batch (spec trial, session 22: a
     // request and a response in one batch passed).
     let mut batch_of_requests: Option<bool> = None;
+    // Reported once, at the first element of the other side (re-trial, session 22: each
+    // such element was reported).
+    let mut mixed = false;
     for el in m.env.batch_elements().into_iter().flatten() {
         let env = match crate::envelope::parse(el.slice(m.frame)) {
             Ok(env) => env,
@@ -414,21 +417,26 @@ fn check_batch(
             Shape::Result | Shape::Error => Some(false),
             _ => None,
         };
-        if let Some(side) = request_side {
+        if let Some(side) = request_side
+            && !mixed
+        {
             match batch_of_requests {
                 None => batch_of_requests = Some(side),
-                Some(first) if first != side => push(
-                    out,
-                    Rule::Core(ErrorKind::Batch),
-                    el.start(),
-                    if first {
-                        "a response in a batch of requests (a batch holds requests and \
+                Some(first) if first != side => {
+                    mixed = true;
+                    push(
+                        out,
+                        Rule::Core(ErrorKind::Batch),
+                        el.start(),
+                        if first {
+                            "a response in a batch of requests (a batch holds requests and \
                          notifications, or responses)"
-                    } else {
-                        "a request or notification in a batch of responses (a batch holds \
+                        } else {
+                            "a request or notification in a batch of responses (a batch holds \
                          requests and notifications, or responses)"
-                    },
-                ),
+                        },
+                    );
+                }
                 Some(_) => {}
             }
         }

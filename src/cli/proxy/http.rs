@@ -631,7 +631,7 @@ fn codings(h: &HeaderMap) -> Vec<String> {
         .collect()
 }
 
-/// Judges a POST body sent in the content `codings` (`len` bytes declared, 0 when unknown):
+/// Judges a POST body sent in the content `codings` (refused unread: counted as 0 bytes):
 /// the proxy validates the bytes it reads and decodes none, and a backend may decode them
 /// (body-parser does) or not (Starlette does not), so the message the backend reads cannot
 /// be known. Logged as a `content-coding` violation (-32700); unless `--monitor`, answered
@@ -642,7 +642,6 @@ fn refuse_coded_request(
     p: &Proxy,
     session: &SharedSession,
     codings: &[String],
-    len: u64,
 ) -> Option<Response<ProxyBody>> {
     let message = format!(
         "request body in Content-Encoding {}: the proxy validates request bodies only \
@@ -655,18 +654,28 @@ fn refuse_coded_request(
         .body;
     let action = p.judge().unreadable(
         Direction::ClientToServer,
-        len,
+        0,
         "content-coding",
         Some(PARSE_ERROR),
         &message,
         Some((body, 415)),
     );
-    let mut r = reply(action)?;
+    let mut r = closing(reply(action)?);
     r.headers_mut().insert(
         header::ACCEPT_ENCODING,
         HeaderValue::from_static("identity"),
     );
     Some(r)
+}
+
+/// `r` with `Connection: close`, for an answer sent before the request body was read whole:
+/// the connection cannot carry another request after it (hyper closes it rather than read a
+/// large body to its end), and the client is told so (re-trial, session 22: a 3 MiB coded
+/// body's 415 came without it, then the connection closed under the client).
+fn closing(mut r: Response<ProxyBody>) -> Response<ProxyBody> {
+    r.headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    r
 }
 
 async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBody> {
@@ -675,7 +684,7 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
     let declared = content_length(&parts.headers);
     let codings = codings(&parts.headers);
     if !codings.is_empty() {
-        if let Some(r) = refuse_coded_request(&p, &session, &codings, declared.unwrap_or(0)) {
+        if let Some(r) = refuse_coded_request(&p, &session, &codings) {
             return r;
         }
         // --monitor: passed on as sent. It may be a request the tracker cannot record: its
@@ -688,8 +697,10 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
     if let Some(len) = declared
         && len > p.max_body as u64
     {
-        if let Some(r) = judge_oversize(&p, &session, len) {
-            return r;
+        // Rejected by its header, unread: counted as the limit + 1 bytes that reject it (the
+        // client's header is not trusted as a count: re-trial, session 22).
+        if let Some(r) = judge_oversize(&p, &session, p.max_body as u64 + 1) {
+            return closing(r);
         }
         // --monitor: stream it on as it comes.
         return forward(&p, parts, body.boxed(), Some(session), Unanswered::NONE).await;
@@ -716,7 +727,7 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
             if buf.len() + data.len() > p.max_body {
                 let seen = (buf.len() + data.len()) as u64;
                 if let Some(r) = judge_oversize(&p, &session, seen) {
-                    return r;
+                    return closing(r);
                 }
                 buf.extend_from_slice(&data);
                 let prefixed = Prefixed {
@@ -934,9 +945,10 @@ async fn forward(
             sessions::lock(s)
                 .tracker_mut()
                 .set_partial(Direction::ServerToClient);
+            // The body passes unread by the tap: 0 bytes counted.
             p.judge().unreadable(
                 Direction::ServerToClient,
-                content_length(&parts.headers).unwrap_or(0),
+                0,
                 "content-coding",
                 None,
                 why,
@@ -957,7 +969,10 @@ async fn forward(
             }),
             // A 2xx answer to a POST of the endpoint that is neither: nothing the client's
             // SDK reads as a message, so it is noted (hostile trial, session 13).
+            // (A body in a content coding already has its `content-coding` violation:
+            // re-trial, session 22, a contradictory note followed it.)
             None if reading.note.is_none()
+                && reading.unvalidated.is_none()
                 && post
                 && parts.status.is_success()
                 && parts.status != StatusCode::ACCEPTED

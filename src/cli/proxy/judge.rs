@@ -191,7 +191,7 @@ impl Judge {
     ) -> Action {
         let st = self.stats(dir);
         st.frames += 1;
-        st.bytes += len;
+        st.bytes = st.bytes.saturating_add(len);
         let frame = st.frames;
         *st.shapes.entry("invalid".to_owned()).or_default() += 1;
         let action = match reply {
@@ -253,14 +253,14 @@ impl Judge {
         headers: Option<&[(&str, &str)]>,
     ) -> Action {
         // A frame discarded unread (an oversize one) comes without its bytes: its error says
-        // how many were seen (a body's declared length; at least the limit + 1 for a line).
+        // how many were seen (at least the limit + 1).
         let len = match &parsed {
             Err(FrameFault::Framing(e)) if bytes.is_empty() => e.len(),
             _ => bytes.len(),
         };
         let st = self.stats(dir);
         st.frames += 1;
-        st.bytes += len as u64;
+        st.bytes = st.bytes.saturating_add(len as u64);
         let frame_no = st.frames;
         match parsed {
             Ok(env) => self.judge_envelope(session, dir, frame_no, offset, &env, headers),

@@ -41,9 +41,11 @@ use serde::Serialize;
 pub struct DirStats {
     /// Frames read (including rejected ones).
     pub frames: u64,
-    /// Bytes of those frames (without line terminators). A frame discarded unread counts the
-    /// bytes seen when it was rejected: an oversize line at least the limit + 1 (its rest is
-    /// skipped unread), an oversize HTTP body its `Content-Length` or the bytes received.
+    /// Bytes of those frames (without line terminators). A frame rejected before it was read
+    /// whole counts the bytes seen when it was rejected: an oversize line at least the limit
+    /// + 1 (not its rest, even when `--monitor` passes it on), an oversize HTTP body the
+    /// limit + 1 (its `Content-Length` is not trusted as a count), a body in a content
+    /// coding 0 (refused or passed on unread).
     pub bytes: u64,
     /// Frames forwarded unchanged.
     pub forwarded: u64,
