@@ -42,9 +42,9 @@ pub struct DirStats {
     /// Frames read (including rejected ones).
     pub frames: u64,
     /// Bytes of those frames (without line terminators). A frame rejected before it was read
-    /// whole counts the bytes seen when it was rejected: an oversize line at least the limit
-    /// + 1 (not its rest, even when `--monitor` passes it on), an oversize HTTP body the
-    /// limit + 1 (its `Content-Length` is not trusted as a count), a body in a content
+    /// whole counts the bytes seen when it was rejected: an oversize line at least its limit
+    /// plus one (not its rest, even when `--monitor` passes it on), an oversize HTTP body its
+    /// limit plus one (its `Content-Length` is not trusted as a count), a body in a content
     /// coding 0 (refused or passed on unread).
     pub bytes: u64,
     /// Frames forwarded unchanged.
