@@ -1311,7 +1311,8 @@ fn jsonl_records_hold_no_raw_escape_codes() {
     let input = temp_file(
         &dir,
         "esc.jsonl",
-        b"{\"jsonrpc\":\"2.0\",\"method\":\"x\\u001b[31m:\\u001b]8;;\",\"params\":{\"a\":\"\\u001b\"}}\n",
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"x\\u001b[31m:\\u001b]8;;\",\"params\":{\"a\":\"\\u001b\"}}\n\
+          {\"jsonrpc\":\"2.0\",\"method\":\"\xc2\x9b31m\xe2\x80\xa8\x7f\xc2\x85\xc3\xa9\"}\n",
     );
     let out = mcpwire()
         .args(["check", "--format", "jsonl"])
@@ -1322,6 +1323,27 @@ fn jsonl_records_hold_no_raw_escape_codes() {
     let (recs, summary) = jsonl(&out.stdout);
     assert_eq!(recs[0]["method"], "x\u{1b}[31m:\u{1b}]8;;");
     assert_eq!(summary["methods"]["x\u{1b}[31m:\u{1b}]8;;"], 1, "{summary}");
+    // Re-trial, session 22: DEL, the C1 controls (U+009B starts a terminal escape sequence
+    // on its own) and U+2028 came out raw; they are escaped now, in `stats` too, and the
+    // text reads back the same. Other non-ASCII text stays as it is.
+    let m = "\u{9b}31m\u{2028}\u{7f}\u{85}\u{e9}";
+    assert_eq!(recs[1]["method"], m);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(r"\u009b31m\u2028\u007f\u0085" /* then é */),
+        "{text}"
+    );
+    let stats = mcpwire()
+        .args(["stats", "--format", "jsonl"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(stats.stdout).unwrap();
+    for raw in ['\u{9b}', '\u{2028}', '\u{7f}', '\u{85}', '\u{1b}'] {
+        assert!(!text.contains(raw), "{raw:?} raw in {text}");
+    }
+    let st: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(st["methods"][m], 1, "{st}");
 }
 
 /// Regression: `--max-frame-bytes 0` was accepted and made every frame `frame-too-large`. It

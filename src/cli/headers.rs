@@ -111,7 +111,7 @@ pub fn run(
         tally(sum, &rec);
         match opts.format {
             Format::Jsonl => {
-                serde_json::to_writer(&mut *out, &rec)?;
+                record::write_json(&mut *out, &rec)?;
                 out.write_all(b"\n")?;
             }
             Format::Human => {

@@ -433,7 +433,7 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
             tally(sum, &rec);
             match c.format {
                 Format::Jsonl => {
-                    serde_json::to_writer(&mut out, &rec)?;
+                    record::write_json(&mut out, &rec)?;
                     out.write_all(b"\n")?;
                 }
                 Format::Human => {
@@ -484,7 +484,7 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
     };
     match c.format {
         Format::Jsonl => {
-            serde_json::to_writer(&mut out, &SummaryLine { summary: sum })?;
+            record::write_json(&mut out, &SummaryLine { summary: sum })?;
             out.write_all(b"\n")?;
         }
         Format::Human => write_summary(&mut out, sum)?,

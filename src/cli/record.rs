@@ -7,6 +7,53 @@ use serde::Serialize;
 
 use super::input::Frame;
 
+/// Writes `value` as one line of compact JSON (no newline), as `serde_json::to_writer` does,
+/// but with DEL, the C1 controls (U+0080 to U+009F: U+009B introduces a terminal escape
+/// sequence on its own) and U+2028 / U+2029 escaped as `\uXXXX` too: JSON lines bypass the
+/// colour adapter, which removed DEL and let the others through raw (re-trial, session 22).
+/// serde_json already escapes U+0000 to U+001F (ESC among them).
+///
+/// # Errors
+/// Write errors on `out`.
+pub fn write_json<T: Serialize + ?Sized>(
+    out: &mut dyn std::io::Write,
+    value: &T,
+) -> std::io::Result<()> {
+    // Built whole, then written once: serde_json writes each piece of a string apart, and
+    // through the output's layers that cost more than the formatting (perf, session 22).
+    let mut line = Vec::with_capacity(256);
+    let mut ser = serde_json::Serializer::with_formatter(&mut line, TerminalSafe);
+    value.serialize(&mut ser).map_err(std::io::Error::from)?;
+    out.write_all(&line)
+}
+
+/// serde_json's compact formatter, escaping the characters [`write_json`] names in strings
+/// and keys.
+struct TerminalSafe;
+
+impl serde_json::ser::Formatter for TerminalSafe {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let b = fragment.as_bytes();
+        // ASCII below DEL (most text) needs nothing; DEL, C1 and U+2028/9 are not in it.
+        if b.iter().all(|&x| x < 0x7f) {
+            return writer.write_all(b);
+        }
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if matches!(c, '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}') {
+                writer.write_all(&b[start..i])?;
+                write!(writer, "\\u{:04x}", u32::from(c))?;
+                start = i + c.len_utf8();
+            }
+        }
+        writer.write_all(&b[start..])
+    }
+}
+
 /// A violation as printed (`{"kind","code","offset","message"}`), offset absolute in the input.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct ViolationOut {

@@ -298,11 +298,11 @@ fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()
         // The total over several inputs (no `file`) as `{"total":{…}}`, like `check`'s
         // `{"summary":{…}}`, so a consumer tells it from a per-input line by its key.
         Format::Jsonl if st.file.is_none() => {
-            serde_json::to_writer(&mut *out, &TotalLine { total: st })?;
+            super::record::write_json(&mut *out, &TotalLine { total: st })?;
             out.write_all(b"\n")
         }
         Format::Jsonl => {
-            serde_json::to_writer(&mut *out, st)?;
+            super::record::write_json(&mut *out, st)?;
             out.write_all(b"\n")
         }
         Format::Human => {
