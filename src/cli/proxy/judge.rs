@@ -193,33 +193,47 @@ impl Judge {
         st.frames += 1;
         st.bytes = st.bytes.saturating_add(len);
         let frame = st.frames;
-        *st.shapes.entry("invalid".to_owned()).or_default() += 1;
         let action = match reply {
             Some((body, http_status)) if !self.monitor => Action::Reply { body, http_status },
             _ => Action::Forward,
         };
-        self.count_action(dir, &action, true);
+        self.log_invalid(
+            dir,
+            &action,
+            &ViolationRecord {
+                event: "violation",
+                dir: dir_name(dir),
+                frame,
+                offset: 0,
+                shape: "invalid",
+                id: None,
+                method: None,
+                kind,
+                code,
+                at: 0,
+                message,
+                action: action_name(&action),
+            },
+        );
+        action
+    }
+
+    /// Counts a frame with no envelope (shape `invalid`) that got `action`, and logs its
+    /// violation `rec`.
+    fn log_invalid(&mut self, dir: Direction, action: &Action, rec: &ViolationRecord<'_>) {
+        *self
+            .stats(dir)
+            .shapes
+            .entry("invalid".to_owned())
+            .or_default() += 1;
+        self.count_action(dir, action, true);
         *self
             .log
             .stats
             .violations
-            .entry(kind.to_owned())
+            .entry(rec.kind.to_owned())
             .or_default() += 1;
-        self.log.record(&ViolationRecord {
-            event: "violation",
-            dir: dir_name(dir),
-            frame,
-            offset: 0,
-            shape: "invalid",
-            id: None,
-            method: None,
-            kind,
-            code,
-            at: 0,
-            message,
-            action: action_name(&action),
-        });
-        action
+        self.log.record(rec);
     }
 
     fn stats(&mut self, dir: Direction) -> &mut DirStats {
@@ -285,11 +299,6 @@ impl Judge {
         bytes: &[u8],
         fault: FrameFault,
     ) -> Action {
-        *self
-            .stats(dir)
-            .shapes
-            .entry("invalid".to_owned())
-            .or_default() += 1;
         let (kind, code, at, message, violation) = match fault {
             FrameFault::Framing(e) => {
                 let v = Violation::from_frame_error(&e).or_else(|| unterminated(&e));
@@ -339,13 +348,6 @@ impl Judge {
             }
             None => Action::Drop,
         };
-        self.count_action(dir, &action, true);
-        *self
-            .log
-            .stats
-            .violations
-            .entry(kind.to_owned())
-            .or_default() += 1;
         let rec = ViolationRecord {
             event: "violation",
             dir: dir_name(dir),
@@ -360,7 +362,7 @@ impl Judge {
             message: &message,
             action: action_name(&action),
         };
-        self.log.record(&rec);
+        self.log_invalid(dir, &action, &rec);
         action
     }
 
