@@ -298,30 +298,21 @@ impl Sessions {
         let key = self.key(id);
         self.tick += 1;
         let tick = self.tick;
-        match self.by_id.get_mut(&key) {
-            Some((_, used)) => {
-                self.lru.remove(used);
-                *used = tick;
-            }
-            None => {
-                if self.by_id.len() >= MAX_SESSIONS
-                    && let Some((_, old)) = self.lru.pop_first()
-                {
-                    self.by_id.remove(&old);
-                }
-                let state = self
-                    .pending
-                    .pop_front()
-                    .unwrap_or_else(|| self.base.clone());
-                self.by_id.insert(key, (state, tick));
-            }
+        if !self.by_id.contains_key(&key)
+            && self.by_id.len() >= MAX_SESSIONS
+            && let Some((_, old)) = self.lru.pop_first()
+        {
+            self.by_id.remove(&old);
         }
-        self.lru.insert(tick, key);
-        &mut self
+        let (base, pending, lru) = (&self.base, &mut self.pending, &mut self.lru);
+        let (state, used) = self
             .by_id
             .entry(key)
-            .or_insert_with(|| (Validator::clone(&self.base), tick))
-            .0
+            .or_insert_with(|| (pending.pop_front().unwrap_or_else(|| base.clone()), tick));
+        lru.remove(used);
+        *used = tick;
+        lru.insert(tick, key);
+        state
     }
 }
 
