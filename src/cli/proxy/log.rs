@@ -331,8 +331,12 @@ impl Sink {
 }
 
 /// `rec` as one JSON line.
+/// One record as a JSON line, with DEL, the C1 controls and U+2028 / U+2029 escaped as in
+/// `check`'s JSON lines (re-trial, session 22: a client's method name put a raw U+009B, a
+/// terminal's escape-sequence introducer, into the log, which is stderr by default).
 fn line<T: Serialize>(rec: &T) -> Option<Vec<u8>> {
-    let mut line = serde_json::to_vec(rec).ok()?;
+    let mut line = Vec::new();
+    crate::cli::record::write_json(&mut line, rec).ok()?;
     line.push(b'\n');
     Some(line)
 }
@@ -383,5 +387,26 @@ mod tests {
         assert_eq!(bounded(201), (2, 1));
         assert_eq!(bounded(0), (0, 3));
         assert_eq!(bounded(300), (3, 0));
+    }
+}
+
+#[cfg(test)]
+mod escape_tests {
+    /// Re-trial, session 22: a client's method name put raw C1, DEL and U+2028 into the log.
+    #[test]
+    fn log_lines_escape_terminal_controls() {
+        #[derive(serde::Serialize)]
+        struct Rec<'a> {
+            method: &'a str,
+        }
+        let m = "x\u{9b}[31m\u{7f}\u{2028}\u{1b}\u{e9}";
+        let l = super::line(&Rec { method: m }).unwrap();
+        let text = std::str::from_utf8(&l).unwrap();
+        for raw in ['\u{9b}', '\u{7f}', '\u{2028}', '\u{1b}'] {
+            assert!(!text.contains(raw), "{raw:?} in {text}");
+        }
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(v["method"], m);
+        assert!(text.ends_with("\u{e9}\"}\n"), "{text}");
     }
 }
