@@ -668,6 +668,29 @@ fn refuse_coded_request(
     Some(r)
 }
 
+/// The most bytes of a refused request body read and thrown away after the answer.
+const DRAIN_MAX: u64 = 64 << 20;
+
+/// Reads and throws away the rest of a refused request `body` in a task of its own, while
+/// the answer goes out: up to [`DRAIN_MAX`] bytes, for at most `patience` (the read
+/// timeout). A client still writing its body (Node's `fetch`, Python's `urllib`) gets to
+/// read the answer; closed at once, the connection made its write fail with EPIPE before it
+/// read anything (second re-trial, session 22). Beyond either bound the connection closes.
+fn drain_later(mut body: Incoming, patience: std::time::Duration) {
+    tokio::spawn(async move {
+        let deadline = tokio::time::Instant::now() + patience;
+        let mut drained = 0u64;
+        while drained <= DRAIN_MAX {
+            match tokio::time::timeout_at(deadline, body.frame()).await {
+                Ok(Some(Ok(frame))) => {
+                    drained += frame.data_ref().map_or(0, |d| d.len() as u64);
+                }
+                _ => break,
+            }
+        }
+    });
+}
+
 /// `r` with `Connection: close`, for an answer sent before the request body was read whole:
 /// the connection cannot carry another request after it (hyper closes it rather than read a
 /// large body to its end), and the client is told so (re-trial, session 22: a 3 MiB coded
@@ -685,6 +708,7 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
     let codings = codings(&parts.headers);
     if !codings.is_empty() {
         if let Some(r) = refuse_coded_request(&p, &session, &codings) {
+            drain_later(body, p.read_timeout);
             return r;
         }
         // --monitor: passed on as sent. It may be a request the tracker cannot record: its
@@ -700,6 +724,7 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
         // Rejected by its header, unread: counted as the limit + 1 bytes that reject it (the
         // client's header is not trusted as a count: re-trial, session 22).
         if let Some(r) = judge_oversize(&p, &session, p.max_body as u64 + 1) {
+            drain_later(body, p.read_timeout);
             return closing(r);
         }
         // --monitor: stream it on as it comes.
@@ -727,6 +752,7 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
             if buf.len() + data.len() > p.max_body {
                 let seen = (buf.len() + data.len()) as u64;
                 if let Some(r) = judge_oversize(&p, &session, seen) {
+                    drain_later(body, p.read_timeout);
                     return closing(r);
                 }
                 buf.extend_from_slice(&data);
