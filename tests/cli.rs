@@ -757,6 +757,63 @@ fn headers_file_pairs_initializations_in_order_and_keeps_active_sessions() {
     assert_eq!(flagged[0], 4, "{flagged:?}");
 }
 
+/// Second re-trial, session 22: a session dropped after 1,024 others that came back took a
+/// waiting `initialize` of another client, and one `initialize` never answered with a
+/// session shifted every later pairing. A returning session now starts fresh, and a new
+/// session takes the waiting `initialize` that asked for the version its
+/// `MCP-Protocol-Version` header names (else the oldest).
+#[test]
+fn headers_file_pairs_initializations_by_version_and_never_twice() {
+    let init = |v: &str| {
+        format!(
+            r#"{{"headers":[],"body":{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{v}","capabilities":{{}},"clientInfo":{{"name":"c","version":"1"}}}}}}}}"#
+        )
+    };
+    let note = |sid: &str, v: &str| {
+        format!(
+            r#"{{"headers":[["Mcp-Session-Id","{sid}"],["MCP-Protocol-Version","{v}"]],"body":{{"jsonrpc":"2.0","method":"notifications/initialized"}}}}"#
+        )
+    };
+    let batch = |sid: &str| {
+        format!(
+            r#"{{"headers":[["Mcp-Session-Id","{sid}"]],"body":[{{"jsonrpc":"2.0","id":2,"method":"ping"}}]}}"#
+        )
+    };
+    let flagged = |lines: &[String]| -> Vec<u64> {
+        let dir = tempfile::tempdir().unwrap();
+        let f = temp_file(&dir, "h.jsonl", (lines.join("\n") + "\n").as_bytes());
+        let (_, recs, _) = check_jsonl(&["--headers"], &f);
+        recs.iter()
+            .filter(|r| kinds(r).iter().any(|k| k == "batch"))
+            .map(|r| r["frame"].as_u64().unwrap())
+            .collect()
+    };
+    // An unanswered 2025-06-18 initialize, then SA (2025-03-26, may batch) and SB
+    // (2025-06-18, may not): only SB's batch, at frame 7, is refused.
+    let lines = [
+        init("2025-06-18"),
+        init("2025-03-26"),
+        note("SA", "2025-03-26"),
+        batch("SA"),
+        init("2025-06-18"),
+        note("SB", "2025-06-18"),
+        batch("SB"),
+    ];
+    assert_eq!(flagged(&lines), [7]);
+    // S0 (2025-03-26) dropped after 1,024 other sessions comes back after a 2025-06-18
+    // initialize: it starts fresh (its batch passes) and Snew takes the initialize.
+    let mut lines = vec![init("2025-03-26"), note("S0", "2025-03-26")];
+    lines.extend((1..=1024).map(|i| note(&format!("S{i}"), "2025-03-26")));
+    lines.extend([
+        init("2025-06-18"),
+        batch("S0"),
+        note("Snew", "2025-06-18"),
+        batch("Snew"),
+    ]);
+    let n = lines.len() as u64;
+    assert_eq!(flagged(&lines), [n]);
+}
+
 /// without a method, gave no record at all (exit 0), a lowercase `post` without a body was
 /// skipped while `POST` was an error, and a PUT with a body passed unseen. Each is a record
 /// now; GET and DELETE (no message) are still skipped, and `frame` is the line number.

@@ -9,8 +9,8 @@
 //! `Mcp-Session-Id`, as `proxy http` keeps it ([`Sessions`]): a record without one is judged
 //! on its own with fresh state (every 2026-07-28 request; a dual-era endpoint's legacy
 //! session must not be judged by an earlier modern request's revision: spec trial, session
-//! 22), except that a legacy `initialize` without one hands its state to a new session id
-//! (the session its response opened; the oldest waiting `initialize` goes first). A POST record's empty body (`""` or `null`) is rejected as `empty`
+//! 22), except that a legacy `initialize` without one hands its state to a session id never
+//! seen before (the session its response opened; see [`Sessions`] for which). A POST record's empty body (`""` or `null`) is rejected as `empty`
 //! (-32700), as a 0-byte POST body is. GET and DELETE records (no message) are read and
 //! skipped; a record with any other HTTP method, and a line that is not a record, is reported
 //! as an `invalid-header-record` violation. The file is read
@@ -181,13 +181,18 @@ fn judge_record(
     // The header check parsed the body with the default limits; the profile judges it with
     // the CLI's (and reports any parse error once, as the core kind).
     let mut found: Vec<Violation> = Vec::new();
-    let session_id = hr
-        .headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("mcp-session-id"))
-        .map(|(_, v)| v.trim());
+    let header = |name: &str| {
+        hr.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim())
+    };
     let mut fresh = None;
-    let validator = sessions.validator(session_id, &mut fresh);
+    let validator = sessions.validator(
+        header("mcp-session-id"),
+        header("mcp-protocol-version"),
+        &mut fresh,
+    );
     match opts.parser.parse(&hr.body) {
         Err(e) => validator.check_parse_error(&e, &mut found),
         Ok(env) => {
@@ -196,7 +201,11 @@ fn judge_record(
             if env.method().is_some_and(|m| m.eq_str("initialize"))
                 && let Some(v) = fresh.take()
             {
-                sessions.initialized(v);
+                let requested = env
+                    .params()
+                    .and_then(|p| serde_json::from_slice::<serde_json::Value>(p).ok())
+                    .and_then(|p| p.get("protocolVersion")?.as_str().map(str::to_owned));
+                sessions.initialized(v, requested);
             }
             // Core kinds from the header check are its own parse of the body (reported
             // above under the CLI's limits), except a repeated member only the header check
@@ -240,10 +249,15 @@ struct Sessions {
     lru: std::collections::BTreeMap<u64, u128>,
     /// Records seen (the use counter).
     tick: u64,
-    /// The states of legacy `initialize` requests sent without a session id, oldest first:
-    /// each new session id takes the oldest (the session its response opened; a requests
-    /// file has no responses, so first come, first served).
-    pending: std::collections::VecDeque<Validator>,
+    /// The states of legacy `initialize` requests sent without a session id, oldest first,
+    /// with the protocol version each asked for: a new session id takes the oldest that
+    /// asked for the version its `MCP-Protocol-Version` header names, else the oldest (the
+    /// session its response opened; a requests file has no responses).
+    pending: std::collections::VecDeque<(Option<String>, Validator)>,
+    /// Keys of the sessions seen (at most [`MAX_SEEN`]): a session dropped from `by_id` that
+    /// comes back starts fresh, and does not take another client's `initialize` (second
+    /// re-trial, session 22).
+    seen: std::collections::HashSet<u128>,
     /// Hashes session ids into keys.
     hasher: std::collections::hash_map::RandomState,
 }
@@ -253,6 +267,10 @@ struct Sessions {
 /// starts with fresh state. Also the most `initialize` states waiting for a session.
 const MAX_SESSIONS: usize = 1024;
 
+/// Session keys remembered as seen (16 bytes each): beyond that, a dropped session that
+/// comes back may take a waiting `initialize`.
+const MAX_SEEN: usize = 1 << 20;
+
 impl Sessions {
     fn new(base: &Validator) -> Self {
         Self {
@@ -261,6 +279,7 @@ impl Sessions {
             lru: std::collections::BTreeMap::new(),
             tick: 0,
             pending: std::collections::VecDeque::new(),
+            seen: std::collections::HashSet::new(),
             hasher: std::collections::hash_map::RandomState::new(),
         }
     }
@@ -278,18 +297,19 @@ impl Sessions {
 
     /// Keeps the state of a legacy `initialize` sent without a session id, for the next new
     /// session id.
-    fn initialized(&mut self, state: Validator) {
+    fn initialized(&mut self, state: Validator, requested: Option<String>) {
         if self.pending.len() >= MAX_SESSIONS {
             self.pending.pop_front();
         }
-        self.pending.push_back(state);
+        self.pending.push_back((requested, state));
     }
 
-    /// The validator of a record with session id `id`; without one, fresh state, put in
-    /// `fresh` and returned from there.
+    /// The validator of a record with session id `id` and `MCP-Protocol-Version` header
+    /// `version`; without an id, fresh state, put in `fresh` and returned from there.
     fn validator<'s>(
         &'s mut self,
         id: Option<&str>,
+        version: Option<&str>,
         fresh: &'s mut Option<Validator>,
     ) -> &'s mut Validator {
         let Some(id) = id else {
@@ -304,11 +324,21 @@ impl Sessions {
         {
             self.by_id.remove(&old);
         }
+        let new = !self.seen.contains(&key);
+        if new && self.seen.len() < MAX_SEEN {
+            self.seen.insert(key);
+        }
         let (base, pending, lru) = (&self.base, &mut self.pending, &mut self.lru);
-        let (state, used) = self
-            .by_id
-            .entry(key)
-            .or_insert_with(|| (pending.pop_front().unwrap_or_else(|| base.clone()), tick));
+        let (state, used) = self.by_id.entry(key).or_insert_with(|| {
+            let waiting = new
+                .then(|| {
+                    let asked = |(v, _): &(Option<String>, Validator)| v.as_deref() == version;
+                    let at = version.and_then(|_| pending.iter().position(asked));
+                    pending.remove(at.unwrap_or(0))
+                })
+                .flatten();
+            (waiting.map_or_else(|| base.clone(), |(_, s)| s), tick)
+        });
         lru.remove(used);
         *used = tick;
         lru.insert(tick, key);
