@@ -10,7 +10,8 @@
 //! on its own with fresh state (every 2026-07-28 request; a dual-era endpoint's legacy
 //! session must not be judged by an earlier modern request's revision: spec trial, session
 //! 22), except that a legacy `initialize` without one hands its state to a session id never
-//! seen before (the session its response opened; see [`Sessions`] for which). A POST record's empty body (`""` or `null`) is rejected as `empty`
+//! seen before (the session its response opened; see [`Sessions`] for which). A POST
+//! record's empty body (`""` or `null`) is rejected as `empty`
 //! (-32700), as a 0-byte POST body is. GET and DELETE records (no message) are read and
 //! skipped; a record with any other HTTP method, and a line that is not a record, is reported
 //! as an `invalid-header-record` violation. The file is read
@@ -111,8 +112,7 @@ pub fn run(
         tally(sum, &rec);
         match opts.format {
             Format::Jsonl => {
-                record::write_json(&mut *out, &rec)?;
-                out.write_all(b"\n")?;
+                out.write_all(&record::json_line(&rec)?)?;
             }
             Format::Human => {
                 if !rec.valid {
@@ -284,14 +284,14 @@ impl Sessions {
         }
     }
 
-    /// The key of a session id: its length and two keyed hashes, so that a session costs the
-    /// same few bytes whatever the length of its id (re-trial, session 22: 1,024 ids of
+    /// The key of a session id: two keyed hashes of it, so that a session costs the same
+    /// few bytes whatever the length of its id (re-trial, session 22: 1,024 ids of
     /// 200 KB were kept twice each, and an id may be up to the record line limit). Two ids
     /// share a key with a chance of about 2^-64 per pair, the hash keys being random.
     fn key(&self, id: &str) -> u128 {
         use std::hash::BuildHasher;
         let a = self.hasher.hash_one((0u8, id));
-        let b = self.hasher.hash_one((1u8, id, id.len()));
+        let b = self.hasher.hash_one((1u8, id));
         (u128::from(a) << 64) | u128::from(b)
     }
 

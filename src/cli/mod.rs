@@ -433,8 +433,7 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
             tally(sum, &rec);
             match c.format {
                 Format::Jsonl => {
-                    record::write_json(&mut out, &rec)?;
-                    out.write_all(b"\n")?;
+                    out.write_all(&record::json_line(&rec)?)?;
                 }
                 Format::Human => {
                     if !rec.valid {
@@ -484,8 +483,7 @@ fn check_inputs(args: &CheckArgs, sum: &mut Summary) -> io::Result<()> {
     };
     match c.format {
         Format::Jsonl => {
-            record::write_json(&mut out, &SummaryLine { summary: sum })?;
-            out.write_all(b"\n")?;
+            out.write_all(&record::json_line(&SummaryLine { summary: sum })?)?;
         }
         Format::Human => write_summary(&mut out, sum)?,
     }

@@ -7,27 +7,25 @@ use serde::Serialize;
 
 use super::input::Frame;
 
-/// Writes `value` as one line of compact JSON (no newline), as `serde_json::to_writer` does,
+/// `value` as one line of compact JSON ending in `\n`, as `serde_json::to_writer` writes it
 /// but with DEL, the C1 controls (U+0080 to U+009F: U+009B introduces a terminal escape
 /// sequence on its own) and U+2028 / U+2029 escaped as `\uXXXX` too: JSON lines bypass the
 /// colour adapter, which removed DEL and let the others through raw (re-trial, session 22).
-/// serde_json already escapes U+0000 to U+001F (ESC among them).
+/// serde_json already escapes U+0000 to U+001F (ESC among them). Built whole, for one write:
+/// serde_json writes each piece of a string apart, and through the output's layers that
+/// cost more than the formatting (perf, session 22).
 ///
 /// # Errors
-/// Write errors on `out`.
-pub fn write_json<T: Serialize + ?Sized>(
-    out: &mut dyn std::io::Write,
-    value: &T,
-) -> std::io::Result<()> {
-    // Built whole, then written once: serde_json writes each piece of a string apart, and
-    // through the output's layers that cost more than the formatting (perf, session 22).
+/// A value serde_json cannot serialize (a map with non-string keys).
+pub fn json_line<T: Serialize + ?Sized>(value: &T) -> std::io::Result<Vec<u8>> {
     let mut line = Vec::with_capacity(256);
     let mut ser = serde_json::Serializer::with_formatter(&mut line, TerminalSafe);
     value.serialize(&mut ser).map_err(std::io::Error::from)?;
-    out.write_all(&line)
+    line.push(b'\n');
+    Ok(line)
 }
 
-/// serde_json's compact formatter, escaping the characters [`write_json`] names in strings
+/// serde_json's compact formatter, escaping the characters [`json_line`] names in strings
 /// and keys.
 struct TerminalSafe;
 

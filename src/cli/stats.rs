@@ -298,13 +298,9 @@ fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()
         // The total over several inputs (no `file`) as `{"total":{…}}`, like `check`'s
         // `{"summary":{…}}`, so a consumer tells it from a per-input line by its key.
         Format::Jsonl if st.file.is_none() => {
-            super::record::write_json(&mut *out, &TotalLine { total: st })?;
-            out.write_all(b"\n")
+            out.write_all(&super::record::json_line(&TotalLine { total: st })?)
         }
-        Format::Jsonl => {
-            super::record::write_json(&mut *out, st)?;
-            out.write_all(b"\n")
-        }
+        Format::Jsonl => out.write_all(&super::record::json_line(st)?),
         Format::Human => {
             let name = human::printable(st.file.as_deref().unwrap_or("total"));
             writeln!(

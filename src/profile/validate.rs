@@ -430,10 +430,10 @@ fn check_batch(
                         el.start(),
                         if first {
                             "a response in a batch of requests (a batch holds requests and \
-                         notifications, or responses)"
+                             notifications, or responses)"
                         } else {
-                            "a request or notification in a batch of responses (a batch holds \
-                         requests and notifications, or responses)"
+                            "a request or notification in a batch of responses (a batch \
+                             holds requests and notifications, or responses)"
                         },
                     );
                 }

@@ -611,6 +611,10 @@ fn judge_oversize(p: &Proxy, session: &SharedSession, len: u64) -> Option<Respon
     reply(action)
 }
 
+/// Violation kind of a body the proxy cannot read as messages for its content coding (a
+/// request it refuses, or a response it forwards unvalidated).
+const CONTENT_CODING: &str = "content-coding";
+
 /// The message's `Content-Length`, when it is one number.
 fn content_length(h: &HeaderMap) -> Option<u64> {
     h.get(header::CONTENT_LENGTH)
@@ -655,7 +659,7 @@ fn refuse_coded_request(
     let action = p.judge().unreadable(
         Direction::ClientToServer,
         0,
-        "content-coding",
+        CONTENT_CODING,
         Some(PARSE_ERROR),
         &message,
         Some((body, 415)),
@@ -975,7 +979,7 @@ async fn forward(
             p.judge().unreadable(
                 Direction::ServerToClient,
                 0,
-                "content-coding",
+                CONTENT_CODING,
                 None,
                 why,
                 None,
@@ -1083,8 +1087,9 @@ struct Reading {
 ///   while a client that decodes text by the charset (httpx does) reads something else.
 /// * A content coding the clients decode (`gzip`, `x-gzip`, `deflate`, `br`, `zstd`): the body
 ///   is not validated (the proxy asks for identity, but an upstream may ignore that): a
-///   `content-coding` violation ([`Reading::unvalidated`]), not a note. Codings they do not know (`bogus`, `identity;q=1`) are skipped by httpx
-///   and stop decoding in fetch, so the body is read as sent: validated, with a note.
+///   `content-coding` violation ([`Reading::unvalidated`]), not a note. Codings they do not
+///   know (`bogus`, `identity;q=1`) are skipped by httpx and stop decoding in fetch, so the
+///   body is read as sent: validated, with a note.
 /// * Header values are shown in notes cut to [`NOTE_VALUE_MAX`] bytes.
 fn response_reading(h: &HeaderMap, get_stream: bool) -> Reading {
     const SSE: &str = "text/event-stream";

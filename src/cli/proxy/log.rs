@@ -335,10 +335,7 @@ impl Sink {
 /// `check`'s JSON lines (re-trial, session 22: a client's method name put a raw U+009B, a
 /// terminal's escape-sequence introducer, into the log, which is stderr by default).
 fn line<T: Serialize>(rec: &T) -> Option<Vec<u8>> {
-    let mut line = Vec::new();
-    crate::cli::record::write_json(&mut line, rec).ok()?;
-    line.push(b'\n');
-    Some(line)
+    crate::cli::record::json_line(rec).ok()
 }
 
 #[cfg(test)]
