@@ -145,7 +145,9 @@ rules! {
     // ---- methods and direction ----
     /// A request for a method 2026-07-28 does not define (legacy profiles treat the method
     /// set as open and do not report this, except for names beginning `rpc.`, which
-    /// JSON-RPC 2.0 §4 reserves in every revision).
+    /// JSON-RPC 2.0 §4 reserves in every revision). Notifications are not judged by name
+    /// (receivers ignore unknown ones), except a name beginning `rpc.`: this kind too, in
+    /// every profile.
     UnknownMethod => "unknown-method", METHOD_NOT_FOUND,
         "§5.1, §5.3 ([TS] ClientRequest / ServerRequest unions)";
     /// A method removed in 2026-07-28 (`initialize`, `ping`, `logging/setLevel`, …).

@@ -3106,7 +3106,7 @@ fn case_variant_notes_are_one_per_key_and_only_for_members_read_as_such() {
 
 /// Spec trial, session 22: a request to a `rpc.` method passed every legacy profile (their
 /// method sets are open), though JSON-RPC 2.0 §4 reserves those names in every revision.
-/// Other unknown names stay open there; notifications are not judged by name.
+/// Other unknown names stay open there.
 #[test]
 fn rpc_prefixed_requests_are_unknown_methods_in_every_profile() {
     for profile in [
@@ -3135,6 +3135,49 @@ fn rpc_prefixed_requests_are_unknown_methods_in_every_profile() {
                 br#"{"jsonrpc":"2.0","id":1,"method":"some_method"}"#,
             ] {
                 assert!(judge(&mut v, None, f).is_empty(), "{profile:?}");
+            }
+        }
+    }
+}
+
+/// Session 23: a notification named `rpc.on` passed every profile (unknown notifications are
+/// not judged by name), though JSON-RPC 2.0 §4 reserves `rpc.` names in every revision and
+/// some JSON-RPC stacks act on such notifications themselves. Other unknown notification
+/// names, and `rpcx.` or `notifications/rpc.x`, stay quiet; both directions.
+#[test]
+fn rpc_prefixed_notifications_are_unknown_methods_in_every_profile() {
+    for profile in [
+        Profile::V2024_11_05,
+        Profile::V2025_03_26,
+        Profile::V2025_06_18,
+        Profile::V2025_11_25,
+        Profile::Legacy,
+        Profile::Auto,
+        Profile::V2026_07_28,
+    ] {
+        for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+            let mut v = Validator::new(profile, dir);
+            let out = judge(
+                &mut v,
+                None,
+                br#"{"jsonrpc":"2.0","method":"rpc.on","params":{}}"#,
+            );
+            let w = out
+                .iter()
+                .find(|x| x.rule == Rule::UnknownMethod)
+                .unwrap_or_else(|| panic!("{profile:?} {dir:?}: {out:?}"));
+            assert_eq!((w.offset, w.rule.code()), (26, -32601), "{profile:?}");
+            let mut v = Validator::new(profile, dir);
+            for f in [
+                &br#"{"jsonrpc":"2.0","method":"rpcx.on","params":{}}"#[..],
+                br#"{"jsonrpc":"2.0","method":"notifications/rpc.on","params":{}}"#,
+                br#"{"jsonrpc":"2.0","method":"notifications/custom"}"#,
+            ] {
+                let out = judge(&mut v, None, f);
+                assert!(
+                    out.iter().all(|x| x.rule != Rule::UnknownMethod),
+                    "{profile:?} {dir:?}: {out:?}"
+                );
             }
         }
     }

@@ -714,6 +714,21 @@ fn check_notification(
     }
     let lookup = methods::lookup(rev, method, false, from_client(dir), v.tasks_extension);
     lookup_violation(out, lookup, "notification", method, dir, rev_name, moff);
+    // Unknown notifications pass (receivers ignore them), but names beginning `rpc.` are
+    // reserved by JSON-RPC 2.0 §4 for the protocol's own methods, in every revision: a
+    // backend's JSON-RPC library may act on them itself (e.g. subscription notifications
+    // `rpc.on` / `rpc.off` in some WebSocket stacks), so a gateway must not pass them as MCP.
+    if method.starts_with("rpc.") && matches!(lookup, Lookup::WrongKind | Lookup::Unknown) {
+        push(
+            out,
+            Rule::UnknownMethod,
+            moff,
+            format!(
+                "notification {method:?}: names beginning with \"rpc.\" are reserved for \
+                 JSON-RPC's own methods (JSON-RPC 2.0 §4), not MCP methods"
+            ),
+        );
+    }
     if strict
         && (method == "notifications/subscriptions/acknowledged"
             || (v.listen_stream && LISTEN_NOTIFICATIONS.contains(&method)))
