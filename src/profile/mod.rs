@@ -48,6 +48,7 @@ mod methods;
 mod msg;
 mod params;
 pub mod reply;
+mod results;
 pub mod rules;
 pub mod tracker;
 mod validate;

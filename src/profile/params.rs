@@ -8,15 +8,19 @@
 use super::msg::{Kind, Msg};
 use super::{Revision, Rule, Violation};
 
-/// What a required member must hold.
+/// What a checked member must hold (of `params` here, of `result` in `profile::results`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Want {
+pub(super) enum Want {
     /// A JSON string.
     String,
     /// A JSON object.
     Object,
     /// A JSON array.
     Array,
+    /// A JSON array whose elements are all objects (`tools`, `content`, `messages` …).
+    ObjectArray,
+    /// `true` or `false`.
+    Bool,
     /// Any JSON number.
     Number,
     /// A string or a plain integer (`RequestId`, `ProgressToken`).
@@ -31,11 +35,13 @@ enum Want {
 }
 
 impl Want {
-    fn describe(self) -> &'static str {
+    pub(super) fn describe(self) -> &'static str {
         match self {
             Want::String => "a string",
             Want::Object => "an object",
             Want::Array => "an array",
+            Want::ObjectArray => "an array of objects",
+            Want::Bool => "a boolean",
             Want::Number => "a number",
             Want::StringOrInteger => "a string or an integer",
             Want::StringMap => "an object of strings",
@@ -324,6 +330,31 @@ fn check_members(
     }
 }
 
+/// True when the value at `v` holds `want`.
+pub(super) fn holds(m: &Msg<'_>, want: Want, v: crate::Span) -> bool {
+    let kind = m.kind_at(v);
+    match want {
+        Want::String => kind == Some(Kind::String),
+        Want::Object => kind == Some(Kind::Object),
+        Want::Array => kind == Some(Kind::Array),
+        Want::ObjectArray => {
+            kind == Some(Kind::Array)
+                && crate::envelope::Elements::new(m.frame, v)
+                    .all(|e| m.kind_at(e) == Some(Kind::Object))
+        }
+        Want::Bool => kind == Some(Kind::Bool),
+        Want::Number => kind == Some(Kind::Number),
+        Want::StringOrInteger => kind == Some(Kind::String) || m.is_integer(v),
+        Want::StringMap => {
+            kind == Some(Kind::Object)
+                && crate::envelope::members(m.frame, v)
+                    .all(|mb| m.kind_at(mb.value) == Some(Kind::String))
+        }
+        Want::Level => m.str_at(v).is_some_and(|l| LEVELS.contains(&l.as_ref())),
+        Want::Any => true,
+    }
+}
+
 /// Pushes [`Rule::ParamType`] (at the value) when the `params` member `key` of `method` at
 /// `v` does not hold `want`.
 fn check_type(
@@ -334,22 +365,7 @@ fn check_type(
     v: crate::Span,
     out: &mut Vec<Violation>,
 ) {
-    let kind = m.kind_at(v);
-    let ok = match want {
-        Want::String => kind == Some(Kind::String),
-        Want::Object => kind == Some(Kind::Object),
-        Want::Array => kind == Some(Kind::Array),
-        Want::Number => kind == Some(Kind::Number),
-        Want::StringOrInteger => kind == Some(Kind::String) || m.is_integer(v),
-        Want::StringMap => {
-            kind == Some(Kind::Object)
-                && crate::envelope::members(m.frame, v)
-                    .all(|mb| m.kind_at(mb.value) == Some(Kind::String))
-        }
-        Want::Level => m.str_at(v).is_some_and(|l| LEVELS.contains(&l.as_ref())),
-        Want::Any => true,
-    };
-    if !ok {
+    if !holds(m, want, v) {
         out.push(Violation::new(
             Rule::ParamType,
             v.start(),

@@ -212,6 +212,19 @@ rules! {
     /// `total` (a number) and `message` (a string) of `notifications/progress`, when present.
     ParamType => "param-type", INVALID_PARAMS,
         "§5.1, §5.3 ([TS] `…Params` member types; 2026 schema.json)";
+    /// A result without a member its answered method's result type requires (`tools` of a
+    /// `tools/list` result, `content` of a complete `tools/call` result, `protocolVersion` of
+    /// an `initialize` result …; the table is in `profile::results`). Judged only when the
+    /// tracker matched the result to its request ([`Session`](super::Session)), with the
+    /// request's revision; a 2026-07-28 result that is not complete (`input_required`, `task`)
+    /// is not held to the method's members. The SDK clients fail the call on such a result.
+    MissingResultMember => "missing-result-member", INVALID_REQUEST,
+        "§5.1, §5.3 ([TS] `…Result.required`; 2026 schema.json)";
+    /// A result member of the wrong JSON type (`tools` not an array of objects, `isError`
+    /// not a boolean, `nextCursor` not a string …), required or optional, under the same
+    /// conditions as [`Rule::MissingResultMember`].
+    ResultMemberType => "result-member-type", INVALID_REQUEST,
+        "§5.1, §5.3 ([TS] `…Result` member types; 2026 schema.json)";
     /// A 2026-07-28 result whose caching fields are malformed: `ttlMs` not a non-negative
     /// integer, or `cacheScope` neither `"public"` nor `"private"`; or missing: a complete
     /// result (`resultType` `"complete"` or absent) answering `server/discover`, `tools/list`,

@@ -349,6 +349,8 @@ fn every_rule_has_a_passing_and_a_failing_message() {
         Rule::UnknownResponseId,
         Rule::ReusedRequestId,
         Rule::TaskResultNotAllowed,
+        Rule::MissingResultMember,
+        Rule::ResultMemberType,
         Rule::BatchTooLarge,
         Rule::HeaderMissing,
         Rule::HeaderMismatch,
@@ -2463,35 +2465,240 @@ fn repeated_or_case_variant_arguments_are_rejected() {
     );
 }
 
+/// Sends a request of `method` (id 1, with the members its params require) through a
+/// tracker under `profile`, then the answer `{"jsonrpc":"2.0","id":1,"result":RESULT}`; the
+/// answer's (rule, offset)s. The result object starts at byte 33.
+fn answered_rules(profile: Profile, method: &str, result: &str) -> Vec<(Rule, usize)> {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let mut t = Tracker::new(4);
+    let (mut c, mut s) = match method {
+        // Requests the server sends (legacy).
+        "sampling/createMessage" | "elicitation/create" | "roots/list" => {
+            (Validator::new(profile, s2c), Validator::new(profile, c2s))
+        }
+        _ => (Validator::new(profile, c2s), Validator::new(profile, s2c)),
+    };
+    let (qdir, adir) = (c.direction, s.direction);
+    let extra = match method {
+        "resources/read" => r#""uri":"file:///a","#,
+        "tools/call" | "prompts/get" => r#""name":"x","#,
+        "sampling/createMessage" => r#""messages":[],"maxTokens":1,"#,
+        "elicitation/create" => r#""message":"m","#,
+        "completion/complete" => r#""ref":{},"argument":{},"#,
+        "tasks/get" => r#""taskId":"t","#,
+        "initialize" => r#""protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{},"#,
+        _ => "",
+    };
+    let q = if profile == Profile::V2026_07_28 {
+        req(method, extra)
+    } else {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{}}}}}"#,
+            extra.trim_end_matches(',')
+        )
+    };
+    assert_eq!(judge(&mut c, Some((&mut t, qdir)), q.as_bytes()), [], "{q}");
+    let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
+    judge(&mut s, Some((&mut t, adir)), frame.as_bytes())
+        .iter()
+        .map(|v| (v.rule, v.offset))
+        .collect()
+}
+
+/// Session 23 (differential trial against the SDKs' result types): a matched result is held
+/// to the members its method's result type requires, per revision, and its typed optional
+/// members; missing at the result object (byte 33), wrong type at the value.
+#[test]
+fn result_members_required_per_answered_method() {
+    const AT: usize = 33;
+    let (v0618, v1125, v1105, v26) = (
+        Profile::V2025_06_18,
+        Profile::V2025_11_25,
+        Profile::V2024_11_05,
+        Profile::V2026_07_28,
+    );
+    let (missing, typed) = (Rule::MissingResultMember, Rule::ResultMemberType);
+    // Legacy: each method with its members passes; without them, missing; wrong type, at
+    // the value.
+    for (method, ok, bad, bad_at) in [
+        ("tools/list", r#"{"tools":[]}"#, r#"{"tools":"x"}"#, 9),
+        (
+            "tools/list",
+            r#"{"tools":[{}],"nextCursor":"c"}"#,
+            r#"{"tools":[1]}"#,
+            9,
+        ),
+        (
+            "tools/list",
+            r#"{"tools":[]}"#,
+            r#"{"tools":[],"nextCursor":5}"#,
+            25,
+        ),
+        ("prompts/list", r#"{"prompts":[]}"#, r#"{"prompts":{}}"#, 11),
+        (
+            "resources/list",
+            r#"{"resources":[]}"#,
+            r#"{"resources":null}"#,
+            13,
+        ),
+        (
+            "resources/templates/list",
+            r#"{"resourceTemplates":[]}"#,
+            r#"{"resourceTemplates":1}"#,
+            21,
+        ),
+        (
+            "tools/call",
+            r#"{"content":[{"type":"text","text":"t"}],"isError":false}"#,
+            r#"{"content":[],"isError":"no"}"#,
+            24,
+        ),
+        (
+            "prompts/get",
+            r#"{"messages":[]}"#,
+            r#"{"messages":"m"}"#,
+            12,
+        ),
+        (
+            "resources/read",
+            r#"{"contents":[]}"#,
+            r#"{"contents":[[]]}"#,
+            12,
+        ),
+        (
+            "completion/complete",
+            r#"{"completion":{"values":[]}}"#,
+            r#"{"completion":[]}"#,
+            14,
+        ),
+        (
+            "initialize",
+            r#"{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}"#,
+            r#"{"protocolVersion":20250618,"capabilities":{},"serverInfo":{}}"#,
+            19,
+        ),
+        (
+            "sampling/createMessage",
+            r#"{"role":"assistant","content":{"type":"text","text":"t"},"model":"m"}"#,
+            r#"{"role":"assistant","content":{},"model":1}"#,
+            41,
+        ),
+        (
+            "elicitation/create",
+            r#"{"action":"accept"}"#,
+            r#"{"action":true}"#,
+            10,
+        ),
+    ] {
+        assert_eq!(answered_rules(v0618, method, ok), [], "{method}: {ok}");
+        assert_eq!(
+            answered_rules(v0618, method, bad),
+            [(typed, AT + bad_at)],
+            "{method}: {bad}"
+        );
+        assert_eq!(
+            answered_rules(v0618, method, "{}").first(),
+            Some(&(missing, AT)),
+            "{method}"
+        );
+    }
+    // One finding per missing member.
+    assert_eq!(
+        answered_rules(v0618, "initialize", r#"{"capabilities":{}}"#),
+        [(missing, AT), (missing, AT)]
+    );
+    // A method the revision does not define (custom, or newer) is not judged; `ping` has no
+    // members.
+    assert_eq!(answered_rules(v0618, "x/custom", "{}"), []);
+    assert_eq!(answered_rules(v1105, "elicitation/create", "{}"), []);
+    assert_eq!(answered_rules(v0618, "ping", "{}"), []);
+    // 2025-11-25 task-augmented answer (`CreateTaskResult`): `task` instead of `content`.
+    assert_eq!(
+        answered_rules(
+            v1125,
+            "tools/call",
+            r#"{"task":{"taskId":"t","status":"working"}}"#
+        ),
+        []
+    );
+    assert_eq!(
+        answered_rules(v1125, "tools/call", r#"{"task":1}"#),
+        [(typed, AT + 8)]
+    );
+    // Before 2025-11-25 there are no tasks: `task` does not replace `content`.
+    assert_eq!(
+        answered_rules(v0618, "tools/call", r#"{"task":{}}"#),
+        [(missing, AT)]
+    );
+    // 2025-11-25 tasks/get answers a `Task` (ttl required, null allowed).
+    assert_eq!(
+        answered_rules(
+            v1125,
+            "tasks/get",
+            r#"{"taskId":"t","status":"working","createdAt":"x","lastUpdatedAt":"y","ttl":null}"#
+        ),
+        []
+    );
+    assert_eq!(
+        answered_rules(
+            v1125,
+            "tasks/get",
+            r#"{"taskId":"t","status":"working","createdAt":"x","lastUpdatedAt":"y"}"#
+        ),
+        [(missing, AT)]
+    );
+    // 2026-07-28: complete results hold the members; input_required ones do not.
+    let c = |body: &str| {
+        format!(r#"{{"resultType":"complete","ttlMs":0,"cacheScope":"public",{body}}}"#)
+    };
+    assert_eq!(
+        answered_rules(
+            v26,
+            "server/discover",
+            &c(r#""supportedVersions":["2026-07-28"],"capabilities":{}"#)
+        ),
+        []
+    );
+    assert_eq!(
+        answered_rules(v26, "server/discover", &c(r#""capabilities":{}"#)),
+        [(missing, AT)]
+    );
+    assert_eq!(
+        answered_rules(v26, "tools/call", r#"{"resultType":"complete"}"#),
+        [(missing, AT)]
+    );
+    assert_eq!(
+        answered_rules(
+            v26,
+            "tools/call",
+            r#"{"resultType":"input_required","requestState":"s"}"#
+        ),
+        []
+    );
+    // Not matched to a request (no tracker): not judged.
+    let mut s = Validator::new(v0618, Direction::ServerToClient);
+    assert_eq!(
+        judge(
+            &mut s,
+            None,
+            br#"{"jsonrpc":"2.0","id":1,"result":{"tools":"x"}}"#
+        ),
+        []
+    );
+}
+
 /// Caching fields are required on complete results of the cacheable methods (spec digest
 /// §11; 2026 `schema.json` `required` of `DiscoverResult`, `ListToolsResult`, …), judged
 /// only when the tracker knows the answered method.
 #[test]
 fn cache_fields_required_on_complete_cacheable_results() {
     let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
-    // Sends `method` (id 1) through a tracker, then its answer; the answer's (rule, offset)s.
+    // The methods' own members (`tools`, `contents` …) are
+    // `result_members_required_per_answered_method`'s subject, not this test's.
     let answered = |profile: Profile, method: &str, result: &str| -> Vec<(Rule, usize)> {
-        let mut t = Tracker::new(4);
-        let mut c = Validator::new(profile, c2s);
-        let mut s = Validator::new(profile, s2c);
-        let extra = match method {
-            "resources/read" => r#""uri":"file:///a","#,
-            "tools/call" | "prompts/get" => r#""name":"x","#,
-            _ => "",
-        };
-        let q = if profile == Profile::V2026_07_28 {
-            req(method, extra)
-        } else {
-            format!(
-                r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{}}}}}"#,
-                extra.trim_end_matches(',')
-            )
-        };
-        assert_eq!(judge(&mut c, Some((&mut t, c2s)), q.as_bytes()), [], "{q}");
-        let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
-        judge(&mut s, Some((&mut t, s2c)), frame.as_bytes())
-            .iter()
-            .map(|v| (v.rule, v.offset))
+        answered_rules(profile, method, result)
+            .into_iter()
+            .filter(|(r, _)| !matches!(r, Rule::MissingResultMember | Rule::ResultMemberType))
             .collect()
     };
     // The result object starts at byte 33, after `{"jsonrpc":"2.0","id":1,"result":`.

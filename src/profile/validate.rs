@@ -4,6 +4,7 @@ use super::meta;
 use super::methods::{self, Lookup};
 use super::msg::{self, Kind, Msg};
 use super::params;
+use super::results;
 use super::tracker::{self, RequestId, Response, Tracker};
 use super::{BatchElement, Direction, Era, Profile, Revision, Rule, Tracked, Validator, Violation};
 use crate::envelope::Shape;
@@ -763,6 +764,9 @@ fn check_result(
         );
     }
     if !strict {
+        if let Some(rm) = request_method {
+            results::check(m, rev, rm, true, out);
+        }
         return;
     }
     let rt = match m.result_member("resultType") {
@@ -849,6 +853,9 @@ fn check_result(
         .map_or(m.result_member("resultType").is_none(), |(t, _)| {
             t == "complete"
         });
+    if let Some(rm) = request_method {
+        results::check(m, rev, rm, complete, out);
+    }
     let cacheable = request_method.filter(|rm| complete && CACHEABLE_METHODS.contains(rm));
     check_cache_fields(m, cacheable, out);
     if request_method == Some("subscriptions/listen") && m.meta_get(meta::SUBSCRIPTION_ID).is_none()

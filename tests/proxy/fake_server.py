@@ -2,7 +2,8 @@
 
 Reads one JSON-RPC message per line from stdin. For the k-th request it writes the k-th line
 of --script (with the placeholder ID replaced by the request's id), or
-{"jsonrpc":"2.0","id":ID,"result":{}} when there is no script. Notifications get no answer.
+{"jsonrpc":"2.0","id":ID,"result":{}} when there is no script (an `initialize` gets an
+`InitializeResult` with the protocol version it asked for). Notifications get no answer.
 
   --record PATH   append every byte read from stdin to PATH (unchanged)
   --stderr TEXT   write TEXT to stderr at start
@@ -71,6 +72,15 @@ for line in sys.stdin.buffer:
     rid = json.dumps(msg["id"]).encode()
     if n < len(script) and script[n]:
         reply = script[n].replace(b"ID", rid)
+    elif msg.get("method") == "initialize":
+        # The members an `InitializeResult` requires (the proxy checks answered results).
+        params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
+        result = {
+            "protocolVersion": params.get("protocolVersion", "2025-06-18"),
+            "capabilities": {},
+            "serverInfo": {"name": "fake", "version": "1"},
+        }
+        reply = b'{"jsonrpc":"2.0","id":' + rid + b',"result":' + json.dumps(result).encode() + b"}"
     else:
         reply = b'{"jsonrpc":"2.0","id":' + rid + b',"result":{}}'
     n += 1

@@ -1,0 +1,183 @@
+//! Required `result` members per answered method (spec digest §5; the `…Result` types of the
+//! TS schemas, 2024-11-05 … 2025-11-25, and 2026 `schema.json` `required` lists).
+//!
+//! A result is judged only when the tracker matched it to its request, so that the answered
+//! method is known ([`super::Session`]): a result alone does not say what it answers. The
+//! official SDK clients validate a result against the type of the request they sent (the
+//! Python SDK's pydantic models, the TypeScript SDK's zod schemas) and fail the call when a
+//! required member is missing or of the wrong type, so a gateway that passes such a result
+//! breaks its client (differential trial, session 23: `{"tools":"x"}` answering `tools/list`
+//! passed every profile).
+//!
+//! Off the envelope hot path: one pass over the `result` members the message caches.
+
+use super::msg::Msg;
+use super::params::{Want, holds};
+use super::{Revision, Rule, Violation};
+
+/// Members every revision that has the method requires in its result.
+const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
+    ("tools/list", &[("tools", Want::ObjectArray)]),
+    ("prompts/list", &[("prompts", Want::ObjectArray)]),
+    ("resources/list", &[("resources", Want::ObjectArray)]),
+    (
+        "resources/templates/list",
+        &[("resourceTemplates", Want::ObjectArray)],
+    ),
+    ("tools/call", &[("content", Want::ObjectArray)]),
+    ("prompts/get", &[("messages", Want::ObjectArray)]),
+    ("resources/read", &[("contents", Want::ObjectArray)]),
+    ("completion/complete", &[("completion", Want::Object)]),
+    ("roots/list", &[("roots", Want::ObjectArray)]),
+];
+
+/// Legacy-only results (2024-11-05 … 2025-11-25; `tasks/*` are 2025-11-25's core tasks).
+const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
+    (
+        "initialize",
+        &[
+            ("protocolVersion", Want::String),
+            ("capabilities", Want::Object),
+            ("serverInfo", Want::Object),
+        ],
+    ),
+    (
+        "sampling/createMessage",
+        &[
+            ("role", Want::String),
+            ("content", Want::Any),
+            ("model", Want::String),
+        ],
+    ),
+    ("elicitation/create", &[("action", Want::String)]),
+    ("tasks/list", &[("tasks", Want::ObjectArray)]),
+    ("tasks/get", TASK),
+    ("tasks/cancel", TASK),
+];
+
+/// A 2025-11-25 `Task` as `tasks/get` and `tasks/cancel` return it (`ttl` is required but may
+/// be `null`).
+const TASK: &[(&str, Want)] = &[
+    ("taskId", Want::String),
+    ("status", Want::String),
+    ("createdAt", Want::String),
+    ("lastUpdatedAt", Want::String),
+    ("ttl", Want::Any),
+];
+
+/// 2026-07-28 only.
+const V2026_ONLY: &[(&str, &[(&str, Want)])] = &[(
+    "server/discover",
+    &[
+        ("supportedVersions", Want::Array),
+        ("capabilities", Want::Object),
+    ],
+)];
+
+/// Optional members type-checked when present, every revision that has the method.
+const OPTIONAL: &[(&str, &[(&str, Want)])] = &[
+    ("tools/list", &[("nextCursor", Want::String)]),
+    ("prompts/list", &[("nextCursor", Want::String)]),
+    ("resources/list", &[("nextCursor", Want::String)]),
+    ("resources/templates/list", &[("nextCursor", Want::String)]),
+    (
+        "tools/call",
+        &[("isError", Want::Bool), ("structuredContent", Want::Object)],
+    ),
+    ("initialize", &[("instructions", Want::String)]),
+    ("server/discover", &[("instructions", Want::String)]),
+];
+
+/// A 2025-11-25 task-augmented request is answered with a `CreateTaskResult` (`{task}`)
+/// instead of the method's own result.
+const CREATE_TASK: &[(&str, Want)] = &[("task", Want::Object)];
+
+/// The required members of the result of `method` under `rev` (`None`: the legacy union), or
+/// `None` when none are checked. A legacy revision requires nothing of a method it does not
+/// define (its method set is open: the name may be a custom method's).
+fn required(rev: Option<Revision>, method: &str) -> Option<&'static [(&'static str, Want)]> {
+    let era: &[(&str, &[(&str, Want)])] = if rev == Some(Revision::V2026_07_28) {
+        V2026_ONLY
+    } else {
+        if rev.is_some() && !super::methods::defined_by_legacy(rev, method) {
+            return None;
+        }
+        LEGACY_ONLY
+    };
+    EVERY_REVISION
+        .iter()
+        .chain(era)
+        .find(|(m, _)| *m == method)
+        .map(|(_, members)| *members)
+}
+
+/// Checks the members of a result answering `method` (the method of the request the tracker
+/// matched it to) under `rev`. `complete` is false for a 2026-07-28 result whose `resultType`
+/// is not `"complete"` (an `input_required` or `task` result carries other members, judged
+/// elsewhere); such a result is not held to the method's members.
+///
+/// A missing member is [`Rule::MissingResultMember`] (at the `result` object), a member of the
+/// wrong JSON type [`Rule::ResultMemberType`] (at its value); both -32600. A legacy result
+/// with a `task` member is read as a 2025-11-25 `CreateTaskResult` (`task` an object).
+pub(super) fn check(
+    m: &Msg<'_>,
+    rev: Option<Revision>,
+    method: &str,
+    complete: bool,
+    out: &mut Vec<Violation>,
+) {
+    let Some(result) = m.result else { return };
+    if !complete {
+        return;
+    }
+    let legacy = rev != Some(Revision::V2026_07_28);
+    let Some(mut wanted) = required(rev, method) else {
+        return;
+    };
+    if legacy
+        && matches!(rev, None | Some(Revision::V2025_11_25))
+        && m.result_member("task").is_some()
+    {
+        wanted = CREATE_TASK;
+    }
+    for &(key, want) in wanted {
+        match m.result_member(key) {
+            None => out.push(Violation::new(
+                Rule::MissingResultMember,
+                result.start(),
+                format!("{method:?} result lacks the required member {key:?}"),
+            )),
+            Some(v) => type_check(m, method, key, want, v, out),
+        }
+    }
+    if wanted == CREATE_TASK {
+        return;
+    }
+    for (_, optional) in OPTIONAL.iter().filter(|(n, _)| *n == method) {
+        for &(key, want) in *optional {
+            if let Some(v) = m.result_member(key) {
+                type_check(m, method, key, want, v, out);
+            }
+        }
+    }
+}
+
+fn type_check(
+    m: &Msg<'_>,
+    method: &str,
+    key: &str,
+    want: Want,
+    v: crate::Span,
+    out: &mut Vec<Violation>,
+) {
+    if !holds(m, want, v) {
+        out.push(Violation::new(
+            Rule::ResultMemberType,
+            v.start(),
+            format!(
+                "{method:?} result member {key:?} is not {}",
+                want.describe()
+            ),
+        ));
+    }
+}
