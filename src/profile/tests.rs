@@ -3590,3 +3590,35 @@ fn extension_identifiers_need_a_prefix_and_the_key_grammar() {
         assert_eq!(got, want, "{frame}");
     }
 }
+
+/// Session 23: a `server/discover` result's server capabilities hold extension identifiers
+/// under the same grammar as the client's (they passed unchecked); judged when the result is
+/// matched to its request.
+#[test]
+fn server_extension_identifiers_need_a_prefix_and_the_key_grammar() {
+    let result = |ext: &str| {
+        format!(
+            r#"{{"resultType":"complete","ttlMs":0,"cacheScope":"public","supportedVersions":["2026-07-28"],"capabilities":{{"tools":{{}},"extensions":{ext}}}}}"#
+        )
+    };
+    for (ext, want) in [
+        (r#"{"io.modelcontextprotocol/tasks":{}}"#, vec![]),
+        (
+            r#"{"tasks":{}}"#,
+            vec![(Rule::MetaKeyGrammar, r#""tasks""#)],
+        ),
+        ("[]", vec![(Rule::ReservedMetaValue, "[]")]),
+    ] {
+        let body = result(ext);
+        let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{body}}}"#);
+        let want: Vec<(Rule, usize)> = want
+            .into_iter()
+            .map(|(r, at)| (r, frame.find(at).unwrap()))
+            .collect();
+        assert_eq!(
+            answered_rules(Profile::V2026_07_28, "server/discover", &body),
+            want,
+            "{frame}"
+        );
+    }
+}

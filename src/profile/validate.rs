@@ -659,7 +659,8 @@ fn check_request(
     }
 }
 
-/// The `extensions` of a capabilities object at `caps`, when present: an object whose keys
+/// The `extensions` of a capabilities object at `caps` (a request's client capabilities, a
+/// `server/discover` result's server capabilities), when present: an object whose keys
 /// are extension identifiers, the `_meta` key grammar with a mandatory prefix
 /// (`com.example/name`; spec digest §4.1). A key that breaks it is `meta-key-grammar` at its
 /// opening quote, `extensions` not an object `reserved-meta-value` at its value (spec trial,
@@ -855,6 +856,13 @@ fn check_result(
         });
     if let Some(rm) = request_method {
         results::check(m, rev, rm, complete, out);
+    }
+    // The server's extension identifiers follow the client's grammar (spec digest §4.1).
+    if request_method == Some("server/discover")
+        && let Some(caps) = m.result_member("capabilities")
+        && m.kind_at(caps) == Some(Kind::Object)
+    {
+        check_extension_ids(m, caps, out);
     }
     let cacheable = request_method.filter(|rm| complete && CACHEABLE_METHODS.contains(rm));
     check_cache_fields(m, cacheable, out);
