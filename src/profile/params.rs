@@ -8,6 +8,18 @@
 use super::msg::{Kind, Msg};
 use super::{Revision, Rule, Violation};
 
+/// The members an object must have: each `required` member present (its first copy holding
+/// its [`Want`]), each `optional` member that is present holding its [`Want`]. Other members
+/// are free (the schemas set no `additionalProperties: false`).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Shape {
+    /// What the object is, for messages (`"an Implementation object (name and version
+    /// strings)"`).
+    pub what: &'static str,
+    pub required: &'static [(&'static str, Want)],
+    pub optional: &'static [(&'static str, Want)],
+}
+
 /// What a checked member must hold (of `params` here, of `result` in `profile::results`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Want {
@@ -15,12 +27,21 @@ pub(super) enum Want {
     String,
     /// A JSON object.
     Object,
-    /// A JSON array.
-    Array,
     /// A JSON array whose elements are all objects (`tools`, `content`, `messages` …).
     ObjectArray,
     /// `true` or `false`.
     Bool,
+    /// A plain integer token (no fraction, no exponent: the strictness policy's integer
+    /// form, as for ids).
+    Integer,
+    /// One of these strings.
+    OneOf(&'static [&'static str]),
+    /// An array of strings.
+    StringArray,
+    /// An object with the members of the shape.
+    Shaped(&'static Shape),
+    /// An array of objects, each with the members of the shape.
+    ShapedArray(&'static Shape),
     /// Any JSON number.
     Number,
     /// A string or a plain integer (`RequestId`, `ProgressToken`).
@@ -35,13 +56,24 @@ pub(super) enum Want {
 }
 
 impl Want {
-    pub(super) fn describe(self) -> &'static str {
+    pub(super) fn describe(self) -> std::borrow::Cow<'static, str> {
+        match self {
+            Want::OneOf(set) => format!("one of {set:?}").into(),
+            Want::Shaped(shape) => shape.what.into(),
+            Want::ShapedArray(shape) => format!("an array, each element {}", shape.what).into(),
+            other => other.describe_plain().into(),
+        }
+    }
+
+    fn describe_plain(self) -> &'static str {
         match self {
             Want::String => "a string",
             Want::Object => "an object",
-            Want::Array => "an array",
             Want::ObjectArray => "an array of objects",
             Want::Bool => "a boolean",
+            Want::Integer => "an integer",
+            Want::StringArray => "an array of strings",
+            Want::OneOf(_) | Want::Shaped(_) | Want::ShapedArray(_) => "a value",
             Want::Number => "a number",
             Want::StringOrInteger => "a string or an integer",
             Want::StringMap => "an object of strings",
@@ -71,7 +103,10 @@ const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
     ("resources/read", &[("uri", Want::String)]),
     (
         "completion/complete",
-        &[("ref", Want::Object), ("argument", Want::Object)],
+        &[
+            ("ref", Want::Shaped(&REFERENCE)),
+            ("argument", Want::Shaped(&COMPLETE_ARGUMENT)),
+        ],
     ),
     (
         "notifications/message",
@@ -88,8 +123,64 @@ const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
 /// value ([TS] `CreateMessageRequestParams.required`, every revision that has it).
 const SAMPLING: (&str, &[(&str, Want)]) = (
     "sampling/createMessage",
-    &[("messages", Want::Array), ("maxTokens", Want::Number)],
+    &[
+        ("messages", Want::ShapedArray(&SAMPLING_MESSAGE)),
+        ("maxTokens", Want::Integer),
+    ],
 );
+
+/// `Implementation` (`clientInfo`, `serverInfo`; every revision).
+pub(super) const IMPLEMENTATION: Shape = Shape {
+    what: "an Implementation object (name and version strings)",
+    required: &[("name", Want::String), ("version", Want::String)],
+    optional: &[("title", Want::String)],
+};
+/// `ClientCapabilities` of a legacy `initialize` (2024-11-05 … 2025-11-25): the capabilities
+/// it names are objects.
+const CLIENT_CAPABILITIES: Shape = Shape {
+    what: "a ClientCapabilities object (roots, sampling, elicitation, experimental, tasks: objects)",
+    required: &[],
+    optional: &[
+        ("roots", Want::Object),
+        ("sampling", Want::Object),
+        ("elicitation", Want::Object),
+        ("experimental", Want::Object),
+        ("tasks", Want::Object),
+    ],
+};
+/// `SamplingMessage`: a role and content (an object, or since 2025-11-25 an array of them).
+const SAMPLING_MESSAGE: Shape = Shape {
+    what: "a SamplingMessage object (role \"user\" or \"assistant\", content)",
+    required: &[("role", Want::OneOf(ROLES)), ("content", Want::Any)],
+    optional: &[],
+};
+/// `Role`.
+pub(super) const ROLES: &[&str] = &["user", "assistant"];
+/// `PromptReference | ResourceTemplateReference` (`ResourceReference` in 2024-11-05).
+const REFERENCE: Shape = Shape {
+    what: "a reference object (type \"ref/prompt\" or \"ref/resource\")",
+    required: &[("type", Want::OneOf(&["ref/prompt", "ref/resource"]))],
+    optional: &[("name", Want::String), ("uri", Want::String)],
+};
+/// `CompleteRequestParams.argument`.
+const COMPLETE_ARGUMENT: Shape = Shape {
+    what: "an argument object (name and value strings)",
+    required: &[("name", Want::String), ("value", Want::String)],
+    optional: &[],
+};
+/// 2026-07-28 `SubscriptionFilter` (`subscriptions/listen` `notifications`, and the
+/// acknowledgement's).
+const SUBSCRIPTION_FILTER: Shape = Shape {
+    what: "a SubscriptionFilter object (toolsListChanged, promptsListChanged, \
+           resourcesListChanged: booleans; resourceSubscriptions: strings)",
+    required: &[],
+    optional: &[
+        ("toolsListChanged", Want::Bool),
+        ("promptsListChanged", Want::Bool),
+        ("resourcesListChanged", Want::Bool),
+        ("resourceSubscriptions", Want::StringArray),
+    ],
+};
 /// `elicitation/create`: a server request in 2025-06-18 and 2025-11-25, and in 2026-07-28 an
 /// `inputRequests` value (form and URL modes alike need the message).
 const ELICITATION: (&str, &[(&str, Want)]) = ("elicitation/create", &[("message", Want::String)]);
@@ -100,8 +191,8 @@ const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
         "initialize",
         &[
             ("protocolVersion", Want::String),
-            ("capabilities", Want::Object),
-            ("clientInfo", Want::Object),
+            ("capabilities", Want::Shaped(&CLIENT_CAPABILITIES)),
+            ("clientInfo", Want::Shaped(&IMPLEMENTATION)),
         ],
     ),
     ("resources/subscribe", &[("uri", Want::String)]),
@@ -121,6 +212,10 @@ const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
     ),
     SAMPLING,
     ELICITATION,
+    (
+        "notifications/elicitation/complete",
+        &[("elicitationId", Want::String)],
+    ),
 ];
 
 /// The requests a 2026-07-28 `InputRequiredResult` embeds in `inputRequests` ([MRTR]; [TS]
@@ -142,10 +237,13 @@ const V2026_ONLY: &[(&str, &[(&str, Want)])] = &[
         "notifications/cancelled",
         &[("requestId", Want::StringOrInteger)],
     ),
-    ("subscriptions/listen", &[("notifications", Want::Object)]),
+    (
+        "subscriptions/listen",
+        &[("notifications", Want::Shaped(&SUBSCRIPTION_FILTER))],
+    ),
     (
         "notifications/subscriptions/acknowledged",
-        &[("notifications", Want::Object)],
+        &[("notifications", Want::Shaped(&SUBSCRIPTION_FILTER))],
     ),
 ];
 
@@ -165,7 +263,17 @@ const OPTIONAL: &[(&str, &[(&str, Want)])] = &[
         "notifications/progress",
         &[("total", Want::Number), ("message", Want::String)],
     ),
+    ("notifications/cancelled", &[("reason", Want::String)]),
+    ("notifications/message", &[("logger", Want::String)]),
 ];
+
+/// Optional in the legacy revisions, required in 2026-07-28 (and checked there by
+/// [`V2026_ONLY`]): `notifications/cancelled` `requestId` (2025-11-25 made it optional for
+/// task cancellation; the Python SDK reads every legacy revision so).
+const LEGACY_OPTIONAL: &[(&str, &[(&str, Want)])] = &[(
+    "notifications/cancelled",
+    &[("requestId", Want::StringOrInteger)],
+)];
 
 /// The MRTR retry members of `InputResponseRequestParams`, which `CallToolRequestParams`,
 /// `GetPromptRequestParams` and `ReadResourceRequestParams` extend (spec digest §3.1; 2026
@@ -240,12 +348,15 @@ pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>
     if let Some(wanted) = required(rev, method) {
         let at = m.params.or(m.method_span).map_or(0, |s| s.start());
         check_members(m, method, wanted, m.params, at, out);
+        if method == "elicitation/create" {
+            check_elicitation_mode(m, rev, m.params, at, out);
+        }
     }
     let Some(params) = m.params else { return };
     let modern: &[(&str, &[(&str, Want)])] = if rev == Some(Revision::V2026_07_28) {
         V2026_OPTIONAL
     } else {
-        &[]
+        LEGACY_OPTIONAL
     };
     for (_, optional) in OPTIONAL.iter().chain(modern).filter(|(n, _)| *n == method) {
         for &(key, want) in *optional {
@@ -273,6 +384,44 @@ pub(super) fn check_input_request(
     };
     let at = params.map_or(method_at, |s| s.start());
     check_members(m, method, wanted, params, at, out);
+    if method == "elicitation/create" {
+        check_elicitation_mode(m, Some(Revision::V2026_07_28), params, at, out);
+    }
+}
+
+/// The members `elicitation/create` needs besides `message`, by `mode`: `"form"` (the
+/// default, and the only kind 2025-06-18 defines) needs `requestedSchema`, `"url"` needs
+/// `url`, and before 2026-07-28 `elicitationId`. A `mode` of
+/// another value is [`Rule::ParamType`] at the value; missing members as in [`check`].
+fn check_elicitation_mode(
+    m: &Msg<'_>,
+    rev: Option<Revision>,
+    params: Option<crate::Span>,
+    at: usize,
+    out: &mut Vec<Violation>,
+) {
+    const FORM: &[(&str, Want)] = &[("requestedSchema", Want::Object)];
+    const URL_2025: &[(&str, Want)] = &[("url", Want::String), ("elicitationId", Want::String)];
+    const URL_2026: &[(&str, Want)] = &[("url", Want::String)];
+    // 2025-06-18 defines no `mode`, but its peers send the 2025-11-25 URL mode in such
+    // sessions (the everything server's capture, which the Python SDK client accepts), so
+    // `mode` is read in every revision.
+    let mode = params.and_then(|p| m.member(p, "mode"));
+    let wanted = match mode.map(|s| (s, m.str_at(s))) {
+        None => FORM,
+        Some((_, Some(v))) if v == "form" => FORM,
+        Some((_, Some(v))) if v == "url" && rev == Some(Revision::V2026_07_28) => URL_2026,
+        Some((_, Some(v))) if v == "url" => URL_2025,
+        Some((s, _)) => {
+            out.push(Violation::new(
+                Rule::ParamType,
+                s.start(),
+                "\"elicitation/create\" params member \"mode\" is not \"form\" or \"url\"",
+            ));
+            return;
+        }
+    };
+    check_members(m, "elicitation/create", wanted, params, at, out);
 }
 
 /// The shared body of [`check`] and [`check_input_request`]: the `wanted` members of the
@@ -336,13 +485,25 @@ pub(super) fn holds(m: &Msg<'_>, want: Want, v: crate::Span) -> bool {
     match want {
         Want::String => kind == Some(Kind::String),
         Want::Object => kind == Some(Kind::Object),
-        Want::Array => kind == Some(Kind::Array),
         Want::ObjectArray => {
             kind == Some(Kind::Array)
                 && crate::envelope::Elements::new(m.frame, v)
                     .all(|e| m.kind_at(e) == Some(Kind::Object))
         }
         Want::Bool => kind == Some(Kind::Bool),
+        Want::Integer => m.is_integer(v),
+        Want::OneOf(set) => m.str_at(v).is_some_and(|s| set.contains(&s.as_ref())),
+        Want::StringArray => {
+            kind == Some(Kind::Array)
+                && crate::envelope::Elements::new(m.frame, v)
+                    .all(|e| m.kind_at(e) == Some(Kind::String))
+        }
+        Want::Shaped(shape) => kind == Some(Kind::Object) && has_shape(m, shape, v),
+        Want::ShapedArray(shape) => {
+            kind == Some(Kind::Array)
+                && crate::envelope::Elements::new(m.frame, v)
+                    .all(|e| m.kind_at(e) == Some(Kind::Object) && has_shape(m, shape, e))
+        }
         Want::Number => kind == Some(Kind::Number),
         Want::StringOrInteger => kind == Some(Kind::String) || m.is_integer(v),
         Want::StringMap => {
@@ -353,6 +514,29 @@ pub(super) fn holds(m: &Msg<'_>, want: Want, v: crate::Span) -> bool {
         Want::Level => m.str_at(v).is_some_and(|l| LEVELS.contains(&l.as_ref())),
         Want::Any => true,
     }
+}
+
+/// True when the object at `obj` has the members of `shape` (one pass over its members; the
+/// tables nest a few levels at most, so the recursion through [`holds`] is bounded by them,
+/// not by the data).
+fn has_shape(m: &Msg<'_>, shape: &Shape, obj: crate::Span) -> bool {
+    debug_assert!(shape.required.len() <= 32);
+    let mut found = 0u32;
+    for mb in crate::envelope::members(m.frame, obj) {
+        if let Some(i) = shape.required.iter().position(|(k, _)| *k == mb.key) {
+            if found & (1 << i) == 0 {
+                found |= 1 << i;
+                if !holds(m, shape.required[i].1, mb.value) {
+                    return false;
+                }
+            }
+        } else if let Some(&(_, want)) = shape.optional.iter().find(|(k, _)| *k == mb.key)
+            && !holds(m, want, mb.value)
+        {
+            return false;
+        }
+    }
+    found.count_ones() as usize == shape.required.len()
 }
 
 /// Pushes [`Rule::ParamType`] (at the value) when the `params` member `key` of `method` at

@@ -12,23 +12,111 @@
 //! Off the envelope hot path: one pass over the `result` members the message caches.
 
 use super::msg::Msg;
-use super::params::{Want, holds};
+use super::params::{IMPLEMENTATION, ROLES, Shape, Want, holds};
 use super::{Revision, Rule, Violation};
+
+/// `Tool` (every revision: `name`, `inputSchema`).
+const TOOL: Shape = Shape {
+    what: "a Tool object (name string, inputSchema object)",
+    required: &[("name", Want::String), ("inputSchema", Want::Object)],
+    optional: &[],
+};
+/// `Prompt`.
+const PROMPT: Shape = Shape {
+    what: "a Prompt object (name string)",
+    required: &[("name", Want::String)],
+    optional: &[("arguments", Want::ObjectArray)],
+};
+/// `Resource`.
+const RESOURCE: Shape = Shape {
+    what: "a Resource object (uri and name strings)",
+    required: &[("uri", Want::String), ("name", Want::String)],
+    optional: &[("mimeType", Want::String)],
+};
+/// `ResourceTemplate`.
+const RESOURCE_TEMPLATE: Shape = Shape {
+    what: "a ResourceTemplate object (uriTemplate and name strings)",
+    required: &[("uriTemplate", Want::String), ("name", Want::String)],
+    optional: &[("mimeType", Want::String)],
+};
+/// A content block (`TextContent`, `ImageContent`, … : each has its `type`).
+const CONTENT_BLOCK: Shape = Shape {
+    what: "a content block object (type string)",
+    required: &[("type", Want::String)],
+    optional: &[],
+};
+/// `PromptMessage`.
+const PROMPT_MESSAGE: Shape = Shape {
+    what: "a PromptMessage object (role \"user\" or \"assistant\", content object)",
+    required: &[
+        ("role", Want::OneOf(ROLES)),
+        ("content", Want::Shaped(&CONTENT_BLOCK)),
+    ],
+    optional: &[],
+};
+/// `TextResourceContents | BlobResourceContents`.
+const RESOURCE_CONTENTS: Shape = Shape {
+    what: "a resource contents object (uri string)",
+    required: &[("uri", Want::String)],
+    optional: &[("mimeType", Want::String)],
+};
+/// `Root`.
+const ROOT: Shape = Shape {
+    what: "a Root object (uri string)",
+    required: &[("uri", Want::String)],
+    optional: &[("name", Want::String)],
+};
+/// `CompleteResult.completion`.
+const COMPLETION: Shape = Shape {
+    what: "a completion object (values: strings; total an integer, hasMore a boolean)",
+    required: &[("values", Want::StringArray)],
+    optional: &[("total", Want::Integer), ("hasMore", Want::Bool)],
+};
+/// `ServerCapabilities`: the capabilities it names are objects (`extensions` is judged with
+/// its identifiers, by the caller).
+const SERVER_CAPABILITIES: Shape = Shape {
+    what: "a ServerCapabilities object (the capabilities it names are objects)",
+    required: &[],
+    optional: &[
+        ("completions", Want::Object),
+        ("experimental", Want::Object),
+        ("logging", Want::Object),
+        ("prompts", Want::Object),
+        ("resources", Want::Object),
+        ("tools", Want::Object),
+        ("tasks", Want::Object),
+    ],
+};
 
 /// Members every revision that has the method requires in its result.
 const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
-    ("tools/list", &[("tools", Want::ObjectArray)]),
-    ("prompts/list", &[("prompts", Want::ObjectArray)]),
-    ("resources/list", &[("resources", Want::ObjectArray)]),
+    ("tools/list", &[("tools", Want::ShapedArray(&TOOL))]),
+    ("prompts/list", &[("prompts", Want::ShapedArray(&PROMPT))]),
+    (
+        "resources/list",
+        &[("resources", Want::ShapedArray(&RESOURCE))],
+    ),
     (
         "resources/templates/list",
-        &[("resourceTemplates", Want::ObjectArray)],
+        &[("resourceTemplates", Want::ShapedArray(&RESOURCE_TEMPLATE))],
     ),
-    ("tools/call", &[("content", Want::ObjectArray)]),
-    ("prompts/get", &[("messages", Want::ObjectArray)]),
-    ("resources/read", &[("contents", Want::ObjectArray)]),
-    ("completion/complete", &[("completion", Want::Object)]),
-    ("roots/list", &[("roots", Want::ObjectArray)]),
+    (
+        "tools/call",
+        &[("content", Want::ShapedArray(&CONTENT_BLOCK))],
+    ),
+    (
+        "prompts/get",
+        &[("messages", Want::ShapedArray(&PROMPT_MESSAGE))],
+    ),
+    (
+        "resources/read",
+        &[("contents", Want::ShapedArray(&RESOURCE_CONTENTS))],
+    ),
+    (
+        "completion/complete",
+        &[("completion", Want::Shaped(&COMPLETION))],
+    ),
+    ("roots/list", &[("roots", Want::ShapedArray(&ROOT))]),
 ];
 
 /// Legacy-only results (2024-11-05 … 2025-11-25; `tasks/*` are 2025-11-25's core tasks).
@@ -37,19 +125,22 @@ const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
         "initialize",
         &[
             ("protocolVersion", Want::String),
-            ("capabilities", Want::Object),
-            ("serverInfo", Want::Object),
+            ("capabilities", Want::Shaped(&SERVER_CAPABILITIES)),
+            ("serverInfo", Want::Shaped(&IMPLEMENTATION)),
         ],
     ),
     (
         "sampling/createMessage",
         &[
-            ("role", Want::String),
+            ("role", Want::OneOf(ROLES)),
             ("content", Want::Any),
             ("model", Want::String),
         ],
     ),
-    ("elicitation/create", &[("action", Want::String)]),
+    (
+        "elicitation/create",
+        &[("action", Want::OneOf(&["accept", "decline", "cancel"]))],
+    ),
     ("tasks/list", &[("tasks", Want::ObjectArray)]),
     ("tasks/get", TASK),
     ("tasks/cancel", TASK),
@@ -69,8 +160,8 @@ const TASK: &[(&str, Want)] = &[
 const V2026_ONLY: &[(&str, &[(&str, Want)])] = &[(
     "server/discover",
     &[
-        ("supportedVersions", Want::Array),
-        ("capabilities", Want::Object),
+        ("supportedVersions", Want::StringArray),
+        ("capabilities", Want::Shaped(&SERVER_CAPABILITIES)),
     ],
 )];
 

@@ -251,6 +251,22 @@ rules! {
     /// A response whose id matches no in-flight request of the peer.
     UnknownResponseId => "unknown-response-id", INVALID_REQUEST,
         "§2.3 ([B] Responses echo the request id)";
+    /// A request whose `_meta.progressToken` another request of the same sender still in
+    /// flight (not cancelled) holds: progress tokens are unique across the sender's active
+    /// requests. Reported at the token; the token's progress is then not judged.
+    DuplicateProgressToken => "duplicate-progress-token", INVALID_PARAMS,
+        "§10 ([PROG] tokens unique across active requests)";
+    /// A `notifications/progress` whose `progressToken` no request of the peer in flight
+    /// holds: progress is sent only for active requests, and stops when the request
+    /// completes (one answered with a task keeps its token). Judged only when the tracker is
+    /// sure: nothing evicted, the peer's requests all seen.
+    UnknownProgressToken => "unknown-progress-token", INVALID_PARAMS,
+        "§10 ([PROG] only for tokens of active requests; stop after completion)";
+    /// A `notifications/progress` whose `progress` is not greater than the last one sent for
+    /// its token (numbers compared as IEEE 754 doubles): the value must increase with each
+    /// notification.
+    ProgressNotIncreasing => "progress-not-increasing", INVALID_PARAMS,
+        "§10 ([PROG] progress MUST increase with each notification)";
     // ---- Streamable HTTP header mirroring (2026-07-28) ----
     /// A header the transport requires is absent (`MCP-Protocol-Version`, `Mcp-Method`,
     /// `Mcp-Name`).

@@ -138,7 +138,7 @@ fn rows() -> Vec<Row> {
             Rule::InputRequestMethod,
             V2026_07_28,
             ServerToClient,
-            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m"}}}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}}}}}"#,
             r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"tools/call","params":{}}}}}"#,
         ),
         r(
@@ -351,6 +351,9 @@ fn every_rule_has_a_passing_and_a_failing_message() {
         Rule::TaskResultNotAllowed,
         Rule::MissingResultMember,
         Rule::ResultMemberType,
+        Rule::DuplicateProgressToken,
+        Rule::UnknownProgressToken,
+        Rule::ProgressNotIncreasing,
         Rule::BatchTooLarge,
         Rule::HeaderMissing,
         Rule::HeaderMismatch,
@@ -2089,11 +2092,11 @@ fn repeated_members_the_rules_read_are_reported() {
     // d) `inputRequests`: a repeated `method` inside one input request, and a repeated key.
     for (result, at_key) in [
         (
-            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","method":"tools/call","params":{"message":"m"}}}}"#,
+            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","method":"tools/call","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}}}}"#,
             r#""method":"tools/call""#,
         ),
         (
-            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m"}},"a":{"method":"roots/list"}}}"#,
+            r#"{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}},"a":{"method":"roots/list"}}}"#,
             r#""a":{"method":"roots"#,
         ),
     ] {
@@ -2483,10 +2486,14 @@ fn answered_rules(profile: Profile, method: &str, result: &str) -> Vec<(Rule, us
         "resources/read" => r#""uri":"file:///a","#,
         "tools/call" | "prompts/get" => r#""name":"x","#,
         "sampling/createMessage" => r#""messages":[],"maxTokens":1,"#,
-        "elicitation/create" => r#""message":"m","#,
-        "completion/complete" => r#""ref":{},"argument":{},"#,
+        "elicitation/create" => r#""message":"m","requestedSchema":{},"#,
+        "completion/complete" => {
+            r#""ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":""},"#
+        }
         "tasks/get" => r#""taskId":"t","#,
-        "initialize" => r#""protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{},"#,
+        "initialize" => {
+            r#""protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"},"#
+        }
         _ => "",
     };
     let q = if profile == Profile::V2026_07_28 {
@@ -2524,7 +2531,7 @@ fn result_members_required_per_answered_method() {
         ("tools/list", r#"{"tools":[]}"#, r#"{"tools":"x"}"#, 9),
         (
             "tools/list",
-            r#"{"tools":[{}],"nextCursor":"c"}"#,
+            r#"{"tools":[{"name":"t","inputSchema":{}}],"nextCursor":"c"}"#,
             r#"{"tools":[1]}"#,
             9,
         ),
@@ -2574,7 +2581,7 @@ fn result_members_required_per_answered_method() {
         (
             "initialize",
             r#"{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}"#,
-            r#"{"protocolVersion":20250618,"capabilities":{},"serverInfo":{}}"#,
+            r#"{"protocolVersion":20250618,"capabilities":{},"serverInfo":{"name":"s","version":"1"}}"#,
             19,
         ),
         (
@@ -2600,6 +2607,39 @@ fn result_members_required_per_answered_method() {
             answered_rules(v0618, method, "{}").first(),
             Some(&(missing, AT)),
             "{method}"
+        );
+    }
+    // Inside the members: the element or object shapes the SDK models require, reported at
+    // the member's value.
+    for (method, bad, at) in [
+        ("tools/list", r#"{"tools":[{"name":"t"}]}"#, 9),
+        ("resources/list", r#"{"resources":[{"uri":"u"}]}"#, 13),
+        (
+            "prompts/get",
+            r#"{"messages":[{"role":"system","content":{"type":"text","text":"t"}}]}"#,
+            12,
+        ),
+        (
+            "completion/complete",
+            r#"{"completion":{"values":[1]}}"#,
+            14,
+        ),
+        (
+            "initialize",
+            r#"{"protocolVersion":"2025-06-18","capabilities":{"tools":true},"serverInfo":{"name":"s","version":"1"}}"#,
+            47,
+        ),
+        (
+            "sampling/createMessage",
+            r#"{"role":"system","content":{},"model":"m"}"#,
+            8,
+        ),
+        ("elicitation/create", r#"{"action":"maybe"}"#, 10),
+    ] {
+        assert_eq!(
+            answered_rules(v0618, method, bad),
+            [(typed, AT + at)],
+            "{method}: {bad}"
         );
     }
     // One finding per missing member.
@@ -2828,7 +2868,7 @@ fn input_request_params_judged_as_their_requests() {
     // Valid: each method with its required members (more members allowed), roots/list with
     // empty or absent params; the spec's own MRTR example shape.
     for entry in [
-        r#"{"method":"elicitation/create","params":{"message":"Name?"}}"#,
+        r#"{"method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object","properties":{}}}}"#,
         r#"{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{}}}}"#,
         r#"{"method":"elicitation/create","params":{"mode":"url","message":"Log in","url":"https://x.example/"}}"#,
         r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":100}}"#,
@@ -2840,9 +2880,14 @@ fn input_request_params_judged_as_their_requests() {
     }
     // Missing members: reported at the embedded params object, once per member.
     for (entry, missing) in [
-        (r#"{"method":"elicitation/create","params":{}}"#, 1),
+        // `message`, and (no `mode`: a form) `requestedSchema`.
+        (r#"{"method":"elicitation/create","params":{}}"#, 2),
         (
             r#"{"method":"elicitation/create","params":{"url":"https://x.example/"}}"#,
+            2,
+        ),
+        (
+            r#"{"method":"elicitation/create","params":{"mode":"url","message":"m"}}"#,
             1,
         ),
         (
@@ -2861,7 +2906,7 @@ fn input_request_params_judged_as_their_requests() {
     }
     // No params at all: reported at the embedded method value.
     for (entry, missing) in [
-        (r#"{"method":"elicitation/create"}"#, 1),
+        (r#"{"method":"elicitation/create"}"#, 2),
         (r#"{"method":"sampling/createMessage"}"#, 2),
     ] {
         let (frame, got) = rules(v26, &ir(entry));
@@ -2871,8 +2916,8 @@ fn input_request_params_judged_as_their_requests() {
     // Wrong types: at the value.
     for (entry, value) in [
         (
-            r#"{"method":"elicitation/create","params":{"message":7}}"#,
-            "7}",
+            r#"{"method":"elicitation/create","params":{"message":7,"requestedSchema":{}}}"#,
+            "7,",
         ),
         (
             r#"{"method":"sampling/createMessage","params":{"messages":{},"maxTokens":1}}"#,
@@ -2902,7 +2947,9 @@ fn input_request_params_judged_as_their_requests() {
     // A repeated required member inside embedded params: reported once (first copy judged).
     let (frame, got) = rules(
         v26,
-        &ir(r#"{"method":"elicitation/create","params":{"message":"a","message":"b"}}"#),
+        &ir(
+            r#"{"method":"elicitation/create","params":{"message":"a","message":"b","requestedSchema":{}}}"#,
+        ),
     );
     assert_eq!(
         got,
@@ -2923,7 +2970,7 @@ fn input_request_params_judged_as_their_requests() {
         )]
     );
     let two = r#"{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"},"b":{"method":"elicitation/create","params":{}}}}"#;
-    assert_eq!(rules(v26, two).1.len(), 1);
+    assert_eq!(rules(v26, two).1.len(), 2);
     // Legacy revisions have no inputRequests: not judged there.
     let (_, got) = rules(
         Profile::V2025_11_25,
@@ -3619,6 +3666,239 @@ fn server_extension_identifiers_need_a_prefix_and_the_key_grammar() {
             answered_rules(Profile::V2026_07_28, "server/discover", &body),
             want,
             "{frame}"
+        );
+    }
+}
+
+/// Session 23: progress tokens (spec digest §10). A server's `notifications/progress` is
+/// judged against the tokens of the client's requests in flight: unknown tokens (never
+/// sent, or after the request completed), values that do not increase, and a token two
+/// requests in flight share; a request answered with a task keeps its token.
+#[test]
+fn progress_tokens_follow_their_requests() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let call = |id: u32, token: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"t","_meta":{{"progressToken":{token}}}}}}}"#
+        )
+    };
+    let progress = |token: &str, value: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{token},"progress":{value}}}}}"#
+        )
+    };
+    let done = |id: u32| format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[]}}}}"#);
+    let (ok, none) = (Tracked::Untracked, vec![]);
+    for profile in [Profile::V2025_06_18, Profile::V2025_11_25, Profile::Legacy] {
+        let mut s = Session::new(profile, 16);
+        assert_eq!(session_check(&mut s, c2s, &call(1, r#""p""#)).1, none);
+        for v in ["0", "0.5", "1", "2e0", "3"] {
+            assert_eq!(
+                session_check(&mut s, s2c, &progress(r#""p""#, v)),
+                (ok.clone(), vec![]),
+                "{v}"
+            );
+        }
+        // Equal, then smaller: not increasing; the last value stays 3.
+        for v in ["3", "3.0", "2.5"] {
+            assert_eq!(
+                session_check(&mut s, s2c, &progress(r#""p""#, v)).1,
+                [Rule::ProgressNotIncreasing],
+                "{v}"
+            );
+        }
+        assert_eq!(session_check(&mut s, s2c, &progress(r#""p""#, "4")).1, none);
+        // A token never sent; the integer 1 is not the string "1".
+        assert_eq!(session_check(&mut s, c2s, &call(2, "1")).1, none);
+        assert_eq!(
+            session_check(&mut s, s2c, &progress(r#""q""#, "1")).1,
+            [Rule::UnknownProgressToken]
+        );
+        assert_eq!(
+            session_check(&mut s, s2c, &progress(r#""1""#, "1")).1,
+            [Rule::UnknownProgressToken]
+        );
+        assert_eq!(session_check(&mut s, s2c, &progress("1", "1")).1, none);
+        // After the answer the token is unknown (progress stops after completion).
+        assert_eq!(session_check(&mut s, s2c, &done(1)).1, none);
+        assert_eq!(
+            session_check(&mut s, s2c, &progress(r#""p""#, "5")).1,
+            [Rule::UnknownProgressToken]
+        );
+        // A new request may use the token again, and its progress starts over.
+        assert_eq!(session_check(&mut s, c2s, &call(3, r#""p""#)).1, none);
+        assert_eq!(session_check(&mut s, s2c, &progress(r#""p""#, "0")).1, none);
+        // Two requests in flight with one token: the second is reported, and the shared
+        // token's progress is not judged.
+        assert_eq!(
+            session_check(&mut s, c2s, &call(4, r#""p""#)).1,
+            [Rule::DuplicateProgressToken]
+        );
+        assert_eq!(session_check(&mut s, s2c, &progress(r#""p""#, "0")).1, none);
+        // A cancelled request's progress is still its own (the cancel may cross it).
+        let cancel =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
+        assert_eq!(session_check(&mut s, c2s, cancel).1, none);
+        assert_eq!(session_check(&mut s, s2c, &progress("1", "2")).1, none);
+    }
+    // 2025-11-25: a request answered with a task keeps its token for the task's progress.
+    let mut s = Session::new(Profile::V2025_11_25, 16);
+    assert_eq!(session_check(&mut s, c2s, &call(1, r#""t""#)).1, vec![]);
+    let task = r#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"x","status":"working"}}}"#;
+    assert_eq!(session_check(&mut s, s2c, task).1, vec![]);
+    assert_eq!(
+        session_check(&mut s, s2c, &progress(r#""t""#, "1")).1,
+        vec![]
+    );
+    // The other way: a legacy server's sampling request, the client's progress.
+    let mut s = Session::new(Profile::V2025_06_18, 16);
+    let sample = r#"{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1,"_meta":{"progressToken":"s"}}}"#;
+    assert_eq!(session_check(&mut s, s2c, sample).1, vec![]);
+    assert_eq!(
+        session_check(&mut s, c2s, &progress(r#""s""#, "1")).1,
+        vec![]
+    );
+    assert_eq!(
+        session_check(&mut s, c2s, &progress(r#""s""#, "1")).1,
+        [Rule::ProgressNotIncreasing]
+    );
+    assert_eq!(
+        session_check(&mut s, c2s, &progress(r#""z""#, "1")).1,
+        [Rule::UnknownProgressToken]
+    );
+    // Not sure of the peer's requests (some pass unseen, or were evicted): unknown tokens are
+    // not judged, known ones still are.
+    let mut s = Session::new(Profile::V2025_06_18, 16);
+    s.tracker_mut().set_partial(c2s);
+    assert_eq!(
+        session_check(&mut s, s2c, &progress(r#""z""#, "1")).1,
+        vec![]
+    );
+    let mut s = Session::new(Profile::V2025_06_18, 1);
+    assert_eq!(session_check(&mut s, c2s, &call(1, r#""a""#)).1, vec![]);
+    assert_eq!(session_check(&mut s, c2s, &call(2, r#""b""#)).1, vec![]);
+    assert_eq!(
+        session_check(&mut s, s2c, &progress(r#""a""#, "1")).1,
+        vec![]
+    );
+    assert_eq!(
+        session_check(&mut s, s2c, &progress(r#""b""#, "1")).1,
+        vec![]
+    );
+    assert_eq!(
+        session_check(&mut s, s2c, &progress(r#""b""#, "1")).1,
+        [Rule::ProgressNotIncreasing]
+    );
+    // One direction's validator alone (no tracker, as `check` without the peer) judges no
+    // token.
+    let mut v = Validator::new(Profile::V2025_06_18, s2c);
+    assert_eq!(judge(&mut v, None, progress(r#""z""#, "1").as_bytes()), []);
+}
+
+/// Session 23, differential trial against the Python SDK's models (mcp 2.3.0): each message
+/// passed every profile while the SDK refused it. Exact inputs; (profile, direction,
+/// message, expected rules).
+#[test]
+fn sdk_differential_trial_params_findings() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let (v0618, v1125, v26) = (
+        Profile::V2025_06_18,
+        Profile::V2025_11_25,
+        Profile::V2026_07_28,
+    );
+    let (pt, mp) = (Rule::ParamType, Rule::MissingParam);
+    let listen = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{{{META},"notifications":{{"toolsListChanged":"yes","resourceSubscriptions":5}}}}}}"#,
+        META = META.trim_start_matches(',')
+    );
+    let complete26 = req(
+        "completion/complete",
+        r#""ref":{"type":"bogus","name":"p"},"argument":{"name":"a","value":"v"},"#,
+    );
+    let cases: Vec<(Profile, Direction, String, Vec<Rule>)> = vec![
+        (v0618, s2c, r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}"#.into(), vec![pt]),
+        (v0618, s2c, r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"a":1}}}"#.into(), vec![pt]),
+        (v26, c2s, r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":5}}"#.into(), vec![pt]),
+        (v0618, s2c, r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":5,"data":"x"}}"#.into(), vec![pt]),
+        (v26, s2c, r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":5,"data":"x"}}"#.into(), vec![pt]),
+        (v0618, s2c, r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":1.5}}"#.into(), vec![pt]),
+        (v0618, s2c, r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[1],"maxTokens":1}}"#.into(), vec![pt]),
+        (v0618, s2c, r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"system","content":{"type":"text","text":"hi"}}],"maxTokens":1}}"#.into(), vec![pt]),
+        (v0618, c2s, r#"{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{},"argument":{}}}"#.into(), vec![pt, pt]),
+        (v26, c2s, complete26, vec![pt]),
+        (v0618, c2s, r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":"yes"},"clientInfo":{}}}"#.into(), vec![pt, pt]),
+        (v0618, s2c, r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"m"}}"#.into(), vec![mp]),
+        (v1125, s2c, r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"m","mode":"bogus"}}"#.into(), vec![pt]),
+        (v1125, s2c, r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"m","mode":"url","url":"https://x.example/"}}"#.into(), vec![mp]),
+        (v1125, s2c, r#"{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{}}"#.into(), vec![mp]),
+        (v26, c2s, listen, vec![pt]),
+    ];
+    for (profile, dir, frame, want) in cases {
+        let mut v = Validator::new(profile, dir);
+        let got = judge(&mut v, None, frame.as_bytes());
+        assert_eq!(rules_of(&got), want, "{profile:?} {frame}");
+    }
+    // The valid forms of the same messages pass.
+    for (profile, dir, frame) in [
+        (
+            v0618,
+            s2c,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r","reason":"x"}}"#,
+        ),
+        (
+            v1125,
+            s2c,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"task"}}"#,
+        ),
+        (
+            v0618,
+            s2c,
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"l","data":"x"}}"#,
+        ),
+        (
+            v0618,
+            s2c,
+            r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"assistant","content":{"type":"text","text":"hi"}}],"maxTokens":1}}"#,
+        ),
+        (
+            v0618,
+            c2s,
+            r#"{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"u"},"argument":{"name":"a","value":""}}}"#,
+        ),
+        (
+            v0618,
+            c2s,
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{}},"clientInfo":{"name":"c","version":"1"}}}"#,
+        ),
+        (
+            v0618,
+            s2c,
+            r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}}"#,
+        ),
+        (
+            v1125,
+            s2c,
+            r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"m","mode":"url","url":"https://x.example/","elicitationId":"e"}}"#,
+        ),
+        (
+            v1125,
+            s2c,
+            r#"{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"e"}}"#,
+        ),
+        // The everything server's URL-mode elicitation in a 2025-06-18 session (capture
+        // `stdio_py-client_everything_2025-06-18`, frame 45), which the Python SDK client
+        // accepts: `mode` is read in every revision.
+        (
+            v0618,
+            s2c,
+            r#"{"method":"elicitation/create","params":{"mode":"url","url":"https://example.com/authorize?state=capture","message":"Please open the link to complete this action.","elicitationId":"ea3fcd0a-f30a-49ac-b8a7-963b54412e58"},"jsonrpc":"2.0","id":2}"#,
+        ),
+    ] {
+        let mut v = Validator::new(profile, dir);
+        assert_eq!(
+            judge(&mut v, None, frame.as_bytes()),
+            [],
+            "{profile:?} {frame}"
         );
     }
 }

@@ -73,6 +73,20 @@ struct Entry {
     earlier_session: bool,
     /// When it was recorded (the side's request count then): its place in `Side::order`.
     seq: u64,
+    /// The key of its `_meta.progressToken`, when it has one ([`Tracker::on_request_token`]).
+    token: Option<String>,
+}
+
+/// The progress of one progress token of a request in flight (spec digest §10).
+#[derive(Clone, Debug)]
+struct TokenState {
+    /// The key and `seq` of the request that owns the token.
+    owner: String,
+    owner_seq: u64,
+    /// The last `progress` value reported for it.
+    last: Option<f64>,
+    /// Another request in flight used the token too: its progress is not judged.
+    shared: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -95,9 +109,27 @@ struct Side {
     /// Completed legacy request ids of this session (bounded, oldest forgotten first).
     used: HashSet<String>,
     used_order: VecDeque<String>,
+    /// Progress tokens of this sender's requests in flight, by token key.
+    tokens: HashMap<String, TokenState>,
+    /// Tokens of requests answered with a task (2025-11-25 `CreateTaskResult`, 2026
+    /// `resultType: "task"`): progress may go on for the task's lifetime, so it is not
+    /// judged (at most `max`; `tokens_unsure` once one was forgotten).
+    lingering: HashSet<String>,
+    lingering_order: VecDeque<String>,
+    tokens_unsure: bool,
 }
 
 impl Side {
+    /// Forgets the progress token of `e`, an entry just removed from the map, when it still
+    /// owns it.
+    fn release_token(&mut self, e: &Entry) {
+        if let Some(t) = &e.token
+            && self.tokens.get(t).is_some_and(|st| st.owner_seq == e.seq)
+        {
+            self.tokens.remove(t);
+        }
+    }
+
     /// Marks the entry of `key` cancelled (queued for eviction before live requests).
     fn cancel(&mut self, key: &str) -> bool {
         let Some(e) = self.map.get_mut(key) else {
@@ -121,6 +153,7 @@ impl Side {
                 .is_some_and(|e| e.seq == seq && e.cancelled)
             {
                 let e = self.map.remove(&k).expect("entry checked above");
+                self.release_token(&e);
                 let mut lost = false;
                 for _ in 0..=e.late_possible {
                     self.late_after_eviction.push_back(k.clone());
@@ -134,11 +167,29 @@ impl Side {
         }
         while let Some((k, seq)) = self.order.pop_front() {
             if self.map.get(&k).is_some_and(|e| e.seq == seq) {
-                self.map.remove(&k);
+                if let Some(e) = self.map.remove(&k) {
+                    self.release_token(&e);
+                }
                 return Some((true, false));
             }
         }
         None
+    }
+
+    /// Keeps `token` as lingering (the progress of a task answered by its request).
+    fn linger(&mut self, token: String, max: usize) {
+        if self.lingering.insert(token.clone()) {
+            self.lingering_order.push_back(token);
+            while self.lingering.len() > max {
+                match self.lingering_order.pop_front() {
+                    Some(t) => {
+                        self.lingering.remove(&t);
+                        self.tokens_unsure = true;
+                    }
+                    None => break,
+                }
+            }
+        }
     }
 
     fn remember_used(&mut self, key: String, max: usize) {
@@ -154,6 +205,22 @@ impl Side {
             }
         }
     }
+}
+
+/// Verdict on a `notifications/progress` ([`Tracker::on_progress`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Progress {
+    /// The token belongs to a request in flight, and the value increased (or is the first).
+    Ok,
+    /// The value is not greater than the last one reported for the token.
+    NotIncreasing {
+        /// The last value.
+        last: f64,
+    },
+    /// No request of the peer in flight holds the token, and the tracker is sure of it.
+    Unknown,
+    /// Not judged (a shared or lingering token, evicted or unseen requests).
+    NotJudged,
 }
 
 /// Verdict on a request id.
@@ -354,7 +421,7 @@ impl Tracker {
             let seq = side.recorded;
             side.recorded += 1;
             side.order.push_back((key.clone(), seq));
-            side.map.insert(
+            let replaced = side.map.insert(
                 key,
                 Entry {
                     method: method.to_owned(),
@@ -365,8 +432,12 @@ impl Tracker {
                     unsure: false,
                     earlier_session: false,
                     seq,
+                    token: None,
                 },
             );
+            if let Some(old) = replaced {
+                side.release_token(&old);
+            }
         }
         if side.order.len() > 2 * max + 16 {
             let map = &side.map;
@@ -385,6 +456,17 @@ impl Tracker {
 
     /// Matches a response sent on `dir` against the peer's in-flight requests.
     pub(crate) fn on_response(&mut self, dir: Direction, key: &str) -> Response {
+        self.on_response_keeping(dir, key, false)
+    }
+
+    /// [`Tracker::on_response`]; when `task` (the response answers with a task, whose
+    /// progress may go on after it), the request's progress token is kept as lingering.
+    pub(crate) fn on_response_keeping(
+        &mut self,
+        dir: Direction,
+        key: &str,
+        task: bool,
+    ) -> Response {
         let sure = !self.unsure && !self.is_partial(dir.reverse());
         let max = self.max;
         let Some(side) = self.side(dir.reverse()) else {
@@ -404,6 +486,10 @@ impl Tracker {
         }
         match side.map.remove(key) {
             Some(e) => {
+                side.release_token(&e);
+                if task && let Some(t) = &e.token {
+                    side.linger(t.clone(), max);
+                }
                 // An earlier session's id is free in this one (review: the late answer to a
                 // request sent before a legacy `initialize` made the new session's reuse of
                 // its id a `reused-request-id`).
@@ -432,6 +518,75 @@ impl Tracker {
                 }
             }
         }
+    }
+
+    /// Records the progress token (key `token`, as [`Msg::token_id_key`](super::msg::Msg)
+    /// keys ids) of the request with key `key` that [`Tracker::on_request`] just recorded on
+    /// `dir`. True when another request of the same sender still in flight (not cancelled)
+    /// holds the token: progress tokens are unique across the sender's active requests
+    /// (spec digest §10); the progress of a shared token is then not judged.
+    pub(crate) fn on_request_token(&mut self, dir: Direction, key: &str, token: String) -> bool {
+        let Some(side) = self.side(dir) else {
+            return false;
+        };
+        let Some(seq) = side.map.get(key).map(|e| e.seq) else {
+            return false;
+        };
+        let shared = side.tokens.get(&token).is_some_and(|st| {
+            side.map
+                .get(&st.owner)
+                .is_some_and(|e| e.seq == st.owner_seq && !e.cancelled && e.seq != seq)
+        });
+        if side.lingering.remove(&token) {
+            side.lingering_order.retain(|t| *t != token);
+        }
+        if let Some(e) = side.map.get_mut(key) {
+            e.token = Some(token.clone());
+        }
+        side.tokens.insert(
+            token,
+            TokenState {
+                owner: key.to_owned(),
+                owner_seq: seq,
+                last: None,
+                shared,
+            },
+        );
+        shared
+    }
+
+    /// `notifications/progress` sent on `dir` with token key `token` and `progress` value
+    /// `value` (`None` when it is no number): matched against the tokens of the peer's
+    /// requests in flight.
+    pub(crate) fn on_progress(
+        &mut self,
+        dir: Direction,
+        token: &str,
+        value: Option<f64>,
+    ) -> Progress {
+        let sure = !self.unsure && self.evicted == 0 && !self.is_partial(dir.reverse());
+        let Some(side) = self.side(dir.reverse()) else {
+            return Progress::NotJudged;
+        };
+        if let Some(st) = side.tokens.get_mut(token) {
+            if st.shared {
+                return Progress::NotJudged;
+            }
+            let Some(v) = value else {
+                return Progress::NotJudged;
+            };
+            return match st.last {
+                Some(last) if v <= last => Progress::NotIncreasing { last },
+                _ => {
+                    st.last = Some(v);
+                    Progress::Ok
+                }
+            };
+        }
+        if side.lingering.contains(token) || side.tokens_unsure || !sure {
+            return Progress::NotJudged;
+        }
+        Progress::Unknown
     }
 
     /// `notifications/cancelled` sent on `dir` for `key`: the sender's own request (or, for

@@ -88,7 +88,12 @@ pub(crate) fn check(
         && let Some(key) = m.id_key()
     {
         {
-            match t.on_response(*dir, &key) {
+            // A task answer (2025-11-25 `CreateTaskResult`, 2026 `resultType: "task"`): the
+            // request's progress may go on for the task's lifetime.
+            let task = m.shape == Shape::Result
+                && (m.env.result_type().is_some_and(|t| t.eq_str("task"))
+                    || m.result.and_then(|r| m.member_quietly(r, "task")).is_some());
+            match t.on_response_keeping(*dir, &key, task) {
                 // `outcome` is set at the end, moving the method out of `request` (no copy
                 // per response).
                 Response::Matched {
@@ -176,7 +181,25 @@ pub(crate) fn check(
                 if let (Some(key), Some(method)) = (m.id_key(), m.method.as_deref()) {
                     let id_off = m.id.map_or(0, |s| s.start());
                     let id = m.id_text().unwrap_or("?");
+                    let token = m
+                        .meta_get("progressToken")
+                        .and_then(|s| id_like_key(m, s).map(|k| (k, s)));
+                    let request_key = token.as_ref().map(|_| key.clone());
                     let verdict = t.on_request(dir, key, method, rev, declares_tasks(m));
+                    if verdict != RequestId::InFlight
+                        && let (Some((token, at)), Some(rk)) = (token, request_key)
+                        && t.on_request_token(dir, &rk, token)
+                    {
+                        push(
+                            out,
+                            Rule::DuplicateProgressToken,
+                            at.start(),
+                            format!(
+                                "progress token {} is already used by a request in flight",
+                                String::from_utf8_lossy(at.slice(m.frame))
+                            ),
+                        );
+                    }
                     outcome = if verdict == RequestId::InFlight {
                         Tracked::DuplicateRequest
                     } else {
@@ -202,18 +225,12 @@ pub(crate) fn check(
                 }
             }
             Shape::Notification if m.method.as_deref() == Some("notifications/cancelled") => {
-                if let Some(s) = m.param("requestId") {
-                    let key = match m.kind_at(s) {
-                        Some(Kind::String) => m.str_at(s).map(|d| msg::str_id_key(&d)),
-                        Some(Kind::Number) => std::str::from_utf8(s.slice(m.frame))
-                            .ok()
-                            .map(|n| format!("n:{n}")),
-                        _ => None,
-                    };
-                    if let Some(key) = key {
-                        t.on_cancel(dir, &key);
-                    }
+                if let Some(key) = m.param("requestId").and_then(|s| id_like_key(m, s)) {
+                    t.on_cancel(dir, &key);
                 }
+            }
+            Shape::Notification if m.method.as_deref() == Some("notifications/progress") => {
+                check_progress(t, dir, m, out);
             }
             _ => {}
         }
@@ -222,6 +239,62 @@ pub(crate) fn check(
     match request {
         Some(r) => Tracked::Answered { method: r.method },
         None => outcome,
+    }
+}
+
+/// The tracker key of a request id or progress token at `s` (a string or a number; other
+/// values have none), keyed as request ids are.
+fn id_like_key(m: &Msg<'_>, s: crate::Span) -> Option<String> {
+    match m.kind_at(s) {
+        Some(Kind::String) => m.str_at(s).map(|d| msg::str_id_key(&d)),
+        Some(Kind::Number) => std::str::from_utf8(s.slice(m.frame))
+            .ok()
+            .map(|n| format!("n:{n}")),
+        _ => None,
+    }
+}
+
+/// A `notifications/progress` sent on `dir`, against the tokens of the peer's requests in
+/// flight (spec digest §10: only for tokens of active requests, `progress` increasing):
+/// [`Rule::UnknownProgressToken`] at the token, [`Rule::ProgressNotIncreasing`] at the value.
+fn check_progress(t: &mut Tracker, dir: Direction, m: &Msg<'_>, out: &mut Vec<Violation>) {
+    let Some(tok) = m.param("progressToken") else {
+        return;
+    };
+    let Some(key) = id_like_key(m, tok) else {
+        return;
+    };
+    let progress = m.param("progress");
+    let value = progress
+        .filter(|&p| m.kind_at(p) == Some(Kind::Number))
+        .and_then(|p| {
+            std::str::from_utf8(p.slice(m.frame))
+                .ok()?
+                .parse::<f64>()
+                .ok()
+        });
+    let token_text = || String::from_utf8_lossy(tok.slice(m.frame)).into_owned();
+    match t.on_progress(dir, &key, value) {
+        tracker::Progress::Ok | tracker::Progress::NotJudged => {}
+        tracker::Progress::Unknown => push(
+            out,
+            Rule::UnknownProgressToken,
+            tok.start(),
+            format!(
+                "progress token {} belongs to no request in flight",
+                token_text()
+            ),
+        ),
+        tracker::Progress::NotIncreasing { last } => push(
+            out,
+            Rule::ProgressNotIncreasing,
+            progress.map_or(tok.start(), |p| p.start()),
+            format!(
+                "progress {} for token {} does not increase (last: {last})",
+                String::from_utf8_lossy(progress.map_or(&b""[..], |p| p.slice(m.frame))),
+                token_text()
+            ),
+        ),
     }
 }
 
