@@ -295,15 +295,29 @@ const MRTR_RETRY: &[(&str, Want)] = &[
 /// without `taskId` was `missing-param` under 2024-11-05, whose method set is open and has
 /// no tasks, and `elicitation/create` likewise before 2025-06-18).
 fn required(rev: Option<Revision>, method: &str) -> Option<&'static [(&'static str, Want)]> {
-    let era: &[(&str, &[(&str, Want)])] = if rev == Some(Revision::V2026_07_28) {
-        V2026_ONLY
+    members_by_era(rev, method, EVERY_REVISION, LEGACY_ONLY, V2026_ONLY)
+}
+
+/// A method's table entry for `rev` (`None`: the legacy union): from `every` or, by era,
+/// `legacy_only` or `v2026_only`; `None` for a method a legacy revision does not define
+/// (its method set is open: the name may be a custom method's). Shared by the `params` and
+/// `result` tables (`profile::results`).
+pub(super) fn members_by_era(
+    rev: Option<Revision>,
+    method: &str,
+    every: &'static [(&'static str, &'static [(&'static str, Want)])],
+    legacy_only: &'static [(&'static str, &'static [(&'static str, Want)])],
+    v2026_only: &'static [(&'static str, &'static [(&'static str, Want)])],
+) -> Option<&'static [(&'static str, Want)]> {
+    let era = if rev == Some(Revision::V2026_07_28) {
+        v2026_only
     } else {
         if rev.is_some() && !super::methods::defined_by_legacy(rev, method) {
             return None;
         }
-        LEGACY_ONLY
+        legacy_only
     };
-    EVERY_REVISION
+    every
         .iter()
         .chain(era)
         .find(|(m, _)| *m == method)
@@ -549,12 +563,28 @@ fn check_type(
     v: crate::Span,
     out: &mut Vec<Violation>,
 ) {
+    type_check(m, Rule::ParamType, "params", method, key, want, v, out);
+}
+
+/// Pushes `rule` (at the value) when the member `key` of `method`'s `part` (`"params"`,
+/// `"result"`) at `v` does not hold `want`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn type_check(
+    m: &Msg<'_>,
+    rule: Rule,
+    part: &str,
+    method: &str,
+    key: &str,
+    want: Want,
+    v: crate::Span,
+    out: &mut Vec<Violation>,
+) {
     if !holds(m, want, v) {
         out.push(Violation::new(
-            Rule::ParamType,
+            rule,
             v.start(),
             format!(
-                "{method:?} params member {key:?} is not {}",
+                "{method:?} {part} member {key:?} is not {}",
                 want.describe()
             ),
         ));

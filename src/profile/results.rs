@@ -12,7 +12,7 @@
 //! Off the envelope hot path: one pass over the `result` members the message caches.
 
 use super::msg::Msg;
-use super::params::{IMPLEMENTATION, ROLES, Shape, Want, holds};
+use super::params::{self, IMPLEMENTATION, ROLES, Shape, Want, members_by_era};
 use super::{Revision, Rule, Violation};
 
 /// `Tool` (every revision: `name`, `inputSchema`).
@@ -184,22 +184,9 @@ const OPTIONAL: &[(&str, &[(&str, Want)])] = &[
 const CREATE_TASK: &[(&str, Want)] = &[("task", Want::Object)];
 
 /// The required members of the result of `method` under `rev` (`None`: the legacy union), or
-/// `None` when none are checked. A legacy revision requires nothing of a method it does not
-/// define (its method set is open: the name may be a custom method's).
+/// `None` when none are checked.
 fn required(rev: Option<Revision>, method: &str) -> Option<&'static [(&'static str, Want)]> {
-    let era: &[(&str, &[(&str, Want)])] = if rev == Some(Revision::V2026_07_28) {
-        V2026_ONLY
-    } else {
-        if rev.is_some() && !super::methods::defined_by_legacy(rev, method) {
-            return None;
-        }
-        LEGACY_ONLY
-    };
-    EVERY_REVISION
-        .iter()
-        .chain(era)
-        .find(|(m, _)| *m == method)
-        .map(|(_, members)| *members)
+    members_by_era(rev, method, EVERY_REVISION, LEGACY_ONLY, V2026_ONLY)
 }
 
 /// Checks the members of a result answering `method` (the method of the request the tracker
@@ -261,14 +248,14 @@ fn type_check(
     v: crate::Span,
     out: &mut Vec<Violation>,
 ) {
-    if !holds(m, want, v) {
-        out.push(Violation::new(
-            Rule::ResultMemberType,
-            v.start(),
-            format!(
-                "{method:?} result member {key:?} is not {}",
-                want.describe()
-            ),
-        ));
-    }
+    params::type_check(
+        m,
+        Rule::ResultMemberType,
+        "result",
+        method,
+        key,
+        want,
+        v,
+        out,
+    );
 }

@@ -1,6 +1,9 @@
 //! A bounded table of in-flight request ids per sender (spec digest §2.3): flags a request id
 //! the same sender still has in flight, a legacy request id the sender already used in this
-//! session, and a response whose id matches no in-flight request of the peer.
+//! session, and a response whose id matches no in-flight request of the peer. It also keeps
+//! the progress tokens of the requests in flight (spec digest §10), so that progress for a
+//! token of no active request, progress that does not increase and a token two requests in
+//! flight share are found.
 //!
 //! Ids are compared as JSON values: strings after unescaping, integers by their text, and a
 //! string never equals an integer (`1` and `"1"` are different ids).
@@ -272,6 +275,10 @@ pub(crate) enum Response {
 /// keeps its unknown-id check).
 /// For legacy requests it also remembers up to `max` completed ids per sender, to flag
 /// [`ReusedRequestId`](super::Rule::ReusedRequestId); a forgotten id is never reported.
+/// Progress tokens are kept with their requests (and, for requests answered with a task, up
+/// to `max` more per sender); an unknown token is reported
+/// ([`UnknownProgressToken`](super::Rule::UnknownProgressToken)) only while nothing was
+/// evicted or forgotten and the peer's requests all pass this tracker.
 /// Memory is O(`max`) per sender.
 #[derive(Clone, Debug)]
 pub struct Tracker {
