@@ -790,6 +790,59 @@ async fn response_content_type_and_coding_are_read_as_clients_read_them() {
     );
 }
 
+/// A request body in a transfer coding other than `chunked` (`Transfer-Encoding: gzip,
+/// chunked`) reached the proxy still gzip-coded and got a bare 400 `unexpected-byte` (open
+/// since session 22's re-trial). It is now refused as a content coding is, with 501 (RFC 9112
+/// §6.1: a transfer coding the server does not understand), logged as `transfer-coding`, and
+/// never reaches the upstream; `chunked` alone (any case) is no such coding.
+#[cfg(unix)]
+#[tokio::test]
+async fn request_bodies_in_a_transfer_coding_are_refused_with_501() {
+    let up = Upstream::start(json_route(RESULT)).await;
+    let proxy = ProxyProc::start(up.addr, &[]);
+    let raw = |te: &str, body: &[u8]| {
+        let mut r = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n".to_owned();
+        for (n, v) in CALL_HEADERS {
+            r.push_str(&format!("{n}: {v}\r\n"));
+        }
+        r.push_str(&format!("Transfer-Encoding: {te}\r\n\r\n"));
+        let mut out = r.into_bytes();
+        out.extend(chunk(body));
+        out.extend_from_slice(b"0\r\n\r\n");
+        out
+    };
+    for te in ["gzip, chunked", "x-custom , Chunked"] {
+        let got = send(proxy.addr, &raw(te, b"\x1f\x8b\x08\x00coded bytes")).await;
+        assert_eq!(got.status, 501, "{te}");
+        assert_eq!(got.header("connection"), Some("close"), "{te}");
+        let v = got.json();
+        assert_eq!(v["error"]["code"], -32700, "{te}");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("request body in Transfer-Encoding "),
+            "{v}"
+        );
+    }
+    assert!(up.seen().is_empty(), "upstream was called");
+    let got = send(proxy.addr, &raw("CHUNKED", CALL.as_bytes())).await;
+    assert_eq!((got.status, &got.body[..]), (200, RESULT.as_bytes()));
+    let viol = proxy.violations();
+    assert_eq!(viol.len(), 2, "{viol:?}");
+    for v in &viol {
+        assert_eq!(
+            (&v["dir"], &v["kind"], &v["action"]),
+            (
+                &Value::from("c2s"),
+                &Value::from("transfer-coding"),
+                &Value::from("replied")
+            ),
+            "{v}"
+        );
+    }
+}
+
 /// A request body in a content coding was validated as its coded bytes and answered -32700
 /// without saying why (open since session 21), though a backend that decodes it (body-parser
 /// does) reads another message. The proxy decodes nothing, so it now refuses such a body with

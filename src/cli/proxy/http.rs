@@ -615,6 +615,9 @@ fn judge_oversize(p: &Proxy, session: &SharedSession, len: u64) -> Option<Respon
 /// request it refuses, or a response it forwards unvalidated).
 const CONTENT_CODING: &str = "content-coding";
 
+/// Violation kind of a request body in a transfer coding other than `chunked` (refused).
+const TRANSFER_CODING: &str = "transfer-coding";
+
 /// The message's `Content-Length`, when it is one number.
 fn content_length(h: &HeaderMap) -> Option<u64> {
     h.get(header::CONTENT_LENGTH)
@@ -625,12 +628,25 @@ fn content_length(h: &HeaderMap) -> Option<u64> {
 /// The content codings of a message's `Content-Encoding` fields (joined with `", "`, as HTTP
 /// clients join repeated fields), lower-cased, `identity` and empty members left out.
 fn codings(h: &HeaderMap) -> Vec<String> {
-    header_text(h, header::CONTENT_ENCODING)
+    coding_list(h, header::CONTENT_ENCODING, &["identity"])
+}
+
+/// The transfer codings of a request's `Transfer-Encoding` fields other than `chunked`, which
+/// the server side decodes (hyper), lower-cased: `gzip` in `gzip, chunked` reaches the proxy
+/// still coded (RFC 9112 §6.1 asks a server for 501 on a transfer coding it does not
+/// understand; the trial's `gzip, chunked` body was judged as its coded bytes, a bare 400).
+fn transfer_codings(h: &HeaderMap) -> Vec<String> {
+    coding_list(h, header::TRANSFER_ENCODING, &["identity", "chunked"])
+}
+
+/// The members of the (joined) `field`, lower-cased, without empty ones and those in `skip`.
+fn coding_list(h: &HeaderMap, field: header::HeaderName, skip: &[&str]) -> Vec<String> {
+    header_text(h, field)
         .unwrap_or_default()
         .to_ascii_lowercase()
         .split(',')
         .map(str::trim)
-        .filter(|c| !c.is_empty() && *c != "identity")
+        .filter(|c| !c.is_empty() && !skip.contains(c))
         .map(str::to_owned)
         .collect()
 }
@@ -642,33 +658,50 @@ fn codings(h: &HeaderMap) -> Vec<String> {
 /// `415 Unsupported Media Type` with `Accept-Encoding: identity` (RFC 9110 §15.5.16: the
 /// codings a request may use) and a JSON-RPC error response without an id (the id cannot be
 /// read). Returns that response, or `None` under `--monitor`.
+///
+/// With `transfer` the codings are a request's transfer codings other than `chunked`
+/// ([`transfer_codings`]): the same, logged as `transfer-coding` and answered `501 Not
+/// Implemented` (RFC 9112 §6.1), without `Accept-Encoding`.
 fn refuse_coded_request(
     p: &Proxy,
     session: &SharedSession,
     codings: &[String],
+    transfer: bool,
 ) -> Option<Response<ProxyBody>> {
+    let (field, kind, status) = if transfer {
+        ("Transfer-Encoding", TRANSFER_CODING, 501)
+    } else {
+        ("Content-Encoding", CONTENT_CODING, 415)
+    };
     let message = format!(
-        "request body in Content-Encoding {}: the proxy validates request bodies only \
-         without a content coding (identity)",
+        "request body in {field} {}: the proxy validates request bodies only without a \
+         content coding (identity) and without a transfer coding other than chunked",
         shown(&codings.join(", "))
     );
     let rev = sessions::lock(session).revision(Direction::ClientToServer);
-    let body = request_error_reply(None, PARSE_ERROR, &format!("mcpwire proxy: {message}"), 415)
-        .for_revision(rev)
-        .body;
+    let body = request_error_reply(
+        None,
+        PARSE_ERROR,
+        &format!("mcpwire proxy: {message}"),
+        status,
+    )
+    .for_revision(rev)
+    .body;
     let action = p.judge().unreadable(
         Direction::ClientToServer,
         0,
-        CONTENT_CODING,
+        kind,
         Some(PARSE_ERROR),
         &message,
-        Some((body, 415)),
+        Some((body, status)),
     );
     let mut r = closing(reply(action)?);
-    r.headers_mut().insert(
-        header::ACCEPT_ENCODING,
-        HeaderValue::from_static("identity"),
-    );
+    if !transfer {
+        r.headers_mut().insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("identity"),
+        );
+    }
     Some(r)
 }
 
@@ -709,9 +742,12 @@ async fn handle_post(p: Arc<Proxy>, req: Request<Incoming>) -> Response<ProxyBod
     let (parts, mut body) = req.into_parts();
     let session = p.session_for(&parts.headers);
     let declared = content_length(&parts.headers);
-    let codings = codings(&parts.headers);
+    let (transfer, codings) = match transfer_codings(&parts.headers) {
+        t if !t.is_empty() => (true, t),
+        _ => (false, codings(&parts.headers)),
+    };
     if !codings.is_empty() {
-        if let Some(r) = refuse_coded_request(&p, &session, &codings) {
+        if let Some(r) = refuse_coded_request(&p, &session, &codings, transfer) {
             drain_later(body, p.read_timeout);
             return r;
         }
