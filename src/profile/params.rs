@@ -533,24 +533,32 @@ pub(super) fn holds(m: &Msg<'_>, want: Want, v: crate::Span) -> bool {
 /// True when the object at `obj` has the members of `shape` (one pass over its members; the
 /// tables nest a few levels at most, so the recursion through [`holds`] is bounded by them,
 /// not by the data).
+///
+/// A checked member written twice (keys compared after unescaping: `"n\u0061me"` is `name`)
+/// is noted as repeated ([`Msg::note_repeated`]: `duplicate-params-key` inside `params`,
+/// `duplicate-key` elsewhere): a first-wins and a last-wins reader see different values
+/// (re-trial, session 23: `{"name":"a","name":1,…}` tools passed).
 fn has_shape(m: &Msg<'_>, shape: &Shape, obj: crate::Span) -> bool {
-    debug_assert!(shape.required.len() <= 32);
-    let mut found = 0u32;
+    debug_assert!(shape.required.len() <= 32 && shape.optional.len() <= 32);
+    let (mut found, mut seen_optional) = (0u32, 0u32);
+    let mut ok = true;
     for mb in crate::envelope::members(m.frame, obj) {
         if let Some(i) = shape.required.iter().position(|(k, _)| *k == mb.key) {
-            if found & (1 << i) == 0 {
+            if found & (1 << i) != 0 {
+                m.note_repeated(mb.key_span);
+            } else {
                 found |= 1 << i;
-                if !holds(m, shape.required[i].1, mb.value) {
-                    return false;
-                }
+                ok &= holds(m, shape.required[i].1, mb.value);
             }
-        } else if let Some(&(_, want)) = shape.optional.iter().find(|(k, _)| *k == mb.key)
-            && !holds(m, want, mb.value)
-        {
-            return false;
+        } else if let Some(i) = shape.optional.iter().position(|(k, _)| *k == mb.key) {
+            if seen_optional & (1 << i) != 0 {
+                m.note_repeated(mb.key_span);
+            }
+            seen_optional |= 1 << i;
+            ok &= holds(m, shape.optional[i].1, mb.value);
         }
     }
-    found.count_ones() as usize == shape.required.len()
+    ok && found.count_ones() as usize == shape.required.len()
 }
 
 /// Pushes [`Rule::ParamType`] (at the value) when the `params` member `key` of `method` at

@@ -17,8 +17,18 @@ use super::{Revision, Rule, Violation};
 
 /// `Tool` (every revision: `name`, `inputSchema`).
 const TOOL: Shape = Shape {
-    what: "a Tool object (name string, inputSchema object)",
-    required: &[("name", Want::String), ("inputSchema", Want::Object)],
+    what: "a Tool object (name string, inputSchema object with type \"object\")",
+    required: &[
+        ("name", Want::String),
+        ("inputSchema", Want::Shaped(&INPUT_SCHEMA)),
+    ],
+    optional: &[],
+};
+/// `Tool.inputSchema`: a JSON Schema whose `type` is `"object"` (every revision; the SDKs'
+/// models require the member).
+const INPUT_SCHEMA: Shape = Shape {
+    what: "an input schema object with type \"object\"",
+    required: &[("type", Want::OneOf(&["object"]))],
     optional: &[],
 };
 /// `Prompt`.
@@ -171,13 +181,16 @@ const OPTIONAL: &[(&str, &[(&str, Want)])] = &[
     ("prompts/list", &[("nextCursor", Want::String)]),
     ("resources/list", &[("nextCursor", Want::String)]),
     ("resources/templates/list", &[("nextCursor", Want::String)]),
-    (
-        "tools/call",
-        &[("isError", Want::Bool), ("structuredContent", Want::Object)],
-    ),
+    ("tools/call", &[("isError", Want::Bool)]),
     ("initialize", &[("instructions", Want::String)]),
     ("server/discover", &[("instructions", Want::String)]),
 ];
+
+/// Optional members typed in the legacy revisions only: `structuredContent` is an object
+/// there, while 2026-07-28 allows any JSON value (re-trial, session 23: `[1,2,3]` from the
+/// Python SDK server was replaced by an error).
+const LEGACY_OPTIONAL: &[(&str, &[(&str, Want)])] =
+    &[("tools/call", &[("structuredContent", Want::Object)])];
 
 /// A 2025-11-25 task-augmented request is answered with a `CreateTaskResult` (`{task}`)
 /// instead of the method's own result.
@@ -231,7 +244,12 @@ pub(super) fn check(
     if wanted == CREATE_TASK {
         return;
     }
-    for (_, optional) in OPTIONAL.iter().filter(|(n, _)| *n == method) {
+    let era_optional = if legacy { LEGACY_OPTIONAL } else { &[] };
+    for (_, optional) in OPTIONAL
+        .iter()
+        .chain(era_optional)
+        .filter(|(n, _)| *n == method)
+    {
         for &(key, want) in *optional {
             if let Some(v) = m.result_member(key) {
                 type_check(m, method, key, want, v, out);

@@ -2531,7 +2531,7 @@ fn result_members_required_per_answered_method() {
         ("tools/list", r#"{"tools":[]}"#, r#"{"tools":"x"}"#, 9),
         (
             "tools/list",
-            r#"{"tools":[{"name":"t","inputSchema":{}}],"nextCursor":"c"}"#,
+            r#"{"tools":[{"name":"t","inputSchema":{"type":"object"}}],"nextCursor":"c"}"#,
             r#"{"tools":[1]}"#,
             9,
         ),
@@ -3901,4 +3901,119 @@ fn sdk_differential_trial_params_findings() {
             "{profile:?} {frame}"
         );
     }
+}
+
+/// Session 23 re-trial of the new checks: exact inputs.
+#[test]
+fn retrial_of_the_result_shape_and_progress_checks() {
+    let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
+    let (v0618, v26) = (Profile::V2025_06_18, Profile::V2026_07_28);
+    let typed = Rule::ResultMemberType;
+    // 1. 2026-07-28 `structuredContent` is any JSON value; legacy ones hold an object.
+    for sc in ["[1,2,3]", r#""text""#, "42", "null", "{}"] {
+        let r = format!(
+            r#"{{"resultType":"complete","content":[{{"type":"text","text":"[1,2,3]"}}],"structuredContent":{sc}}}"#
+        );
+        assert_eq!(answered_rules(v26, "tools/call", &r), [], "{r}");
+    }
+    assert_eq!(
+        answered_rules(
+            v0618,
+            "tools/call",
+            r#"{"content":[],"structuredContent":[1,2,3]}"#
+        ),
+        [(typed, 33 + 34)]
+    );
+    // A tool's inputSchema needs `type: "object"`.
+    assert_eq!(
+        answered_rules(
+            v0618,
+            "tools/list",
+            r#"{"tools":[{"name":"t","inputSchema":{}}]}"#
+        ),
+        [(typed, 33 + 9)]
+    );
+    // 2. A checked member written twice inside a checked object: a repeat (first-wins and
+    // last-wins readers differ), at the second key.
+    for (profile, dir, frame, at) in [
+        (
+            v0618,
+            c2s,
+            r#"{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p","type":"bogus"},"argument":{"name":"a","value":"b"}}}"#,
+            r#""type":"bogus""#,
+        ),
+        (
+            v0618,
+            s2c,
+            r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"user","role":"system","content":{"type":"text","text":"x"}}],"maxTokens":5}}"#,
+            r#""role":"system""#,
+        ),
+    ] {
+        let mut v = Validator::new(profile, dir);
+        let got: Vec<(Rule, usize)> = judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .map(|x| (x.rule, x.offset))
+            .collect();
+        assert!(
+            got.contains(&(
+                Rule::Core(crate::error::ErrorKind::DuplicateParamsKey),
+                frame.find(at).unwrap()
+            )),
+            "{frame}: {got:?}"
+        );
+    }
+    for tools in [
+        r#"{"tools":[{"name":"a","name":"b","inputSchema":{"type":"object"}}]}"#,
+        r#"{"tools":[{"name":"a","n\u0061me":"b","inputSchema":{"type":"object"}}]}"#,
+        r#"{"tools":[{"name":"a","inputSchema":{"type":"object"},"inputSchema":{"type":"object"}}]}"#,
+    ] {
+        let got = answered_rules(v0618, "tools/list", tools);
+        assert_eq!(
+            got.iter().map(|(r, _)| *r).collect::<Vec<_>>(),
+            [Rule::Core(crate::error::ErrorKind::DuplicateKey)],
+            "{tools}"
+        );
+    }
+    // 5. A token reused after its request was cancelled: the cancelled request's late
+    // progress may still come, so the token's values are not judged (no false
+    // `progress-not-increasing`), and the reuse is no duplicate.
+    let call = |id: u32| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"t","_meta":{{"progressToken":"a"}}}}}}"#
+        )
+    };
+    let progress = |v: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":"a","progress":{v}}}}}"#
+        )
+    };
+    let mut s = Session::new(v0618, 16);
+    assert_eq!(session_check(&mut s, c2s, &call(1)).1, vec![]);
+    let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+    assert_eq!(session_check(&mut s, c2s, cancel).1, vec![]);
+    assert_eq!(session_check(&mut s, c2s, &call(2)).1, vec![]);
+    for v in ["5", "1"] {
+        assert_eq!(session_check(&mut s, s2c, &progress(v)).1, vec![], "{v}");
+    }
+    // 6. Integers compare exactly: 2^53 + 1 follows 2^53.
+    let mut s = Session::new(v0618, 16);
+    assert_eq!(session_check(&mut s, c2s, &call(1)).1, vec![]);
+    for v in ["9007199254740992", "9007199254740993", "9007199254740993.5"] {
+        assert_eq!(session_check(&mut s, s2c, &progress(v)).1, vec![], "{v}");
+    }
+    assert_eq!(
+        session_check(&mut s, s2c, &progress("9007199254740993")).1,
+        [Rule::ProgressNotIncreasing]
+    );
+    // 7. A huge token is cut in the message.
+    let mut s = Session::new(v0618, 16);
+    let big = "x".repeat(1 << 20);
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":"{big}","progress":1}}}}"#
+    );
+    let env = crate::parse(frame.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    s.check(s2c, &env, &mut out);
+    assert_eq!(rules_of(&out), [Rule::UnknownProgressToken]);
+    assert!(out[0].message.len() < 300, "{}", out[0].message.len());
 }

@@ -87,7 +87,7 @@ struct TokenState {
     owner: String,
     owner_seq: u64,
     /// The last `progress` value reported for it.
-    last: Option<f64>,
+    last: Option<ProgressValue>,
     /// Another request in flight used the token too: its progress is not judged.
     shared: bool,
 }
@@ -210,6 +210,50 @@ impl Side {
     }
 }
 
+/// A `progress` value: an integer token exactly (within ±2^127), any other number as an
+/// IEEE 754 double (re-trial, session 23: 2^53 + 1 after 2^53 was a false
+/// `progress-not-increasing` when both were read as doubles).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum ProgressValue {
+    Int(i128),
+    Float(f64),
+}
+
+impl ProgressValue {
+    /// The value of a JSON number token.
+    pub(crate) fn parse(text: &str) -> Option<ProgressValue> {
+        if !text.contains(['.', 'e', 'E'])
+            && let Ok(i) = text.parse::<i128>()
+        {
+            return Some(ProgressValue::Int(i));
+        }
+        text.parse::<f64>().ok().map(ProgressValue::Float)
+    }
+
+    fn greater_than(self, other: ProgressValue) -> bool {
+        match (self, other) {
+            (ProgressValue::Int(a), ProgressValue::Int(b)) => a > b,
+            (a, b) => a.as_f64() > b.as_f64(),
+        }
+    }
+
+    fn as_f64(self) -> f64 {
+        match self {
+            ProgressValue::Int(i) => i as f64,
+            ProgressValue::Float(f) => f,
+        }
+    }
+}
+
+impl std::fmt::Display for ProgressValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProgressValue::Int(i) => write!(f, "{i}"),
+            ProgressValue::Float(x) => write!(f, "{x}"),
+        }
+    }
+}
+
 /// Verdict on a `notifications/progress` ([`Tracker::on_progress`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Progress {
@@ -218,7 +262,7 @@ pub(crate) enum Progress {
     /// The value is not greater than the last one reported for the token.
     NotIncreasing {
         /// The last value.
-        last: f64,
+        last: ProgressValue,
     },
     /// No request of the peer in flight holds the token, and the tracker is sure of it.
     Unknown,
@@ -539,11 +583,17 @@ impl Tracker {
         let Some(seq) = side.map.get(key).map(|e| e.seq) else {
             return false;
         };
-        let shared = side.tokens.get(&token).is_some_and(|st| {
+        // The owner still in flight: a duplicate when it is live; when it was cancelled, its
+        // late progress may still come, so the token's values are not judged either way
+        // (re-trial, session 23: a cancelled request's late `5` made the new one's `1` a
+        // false `progress-not-increasing`).
+        let owner = side.tokens.get(&token).and_then(|st| {
             side.map
                 .get(&st.owner)
-                .is_some_and(|e| e.seq == st.owner_seq && !e.cancelled && e.seq != seq)
+                .filter(|e| e.seq == st.owner_seq && e.seq != seq)
         });
+        let duplicate = owner.is_some_and(|e| !e.cancelled);
+        let shared = owner.is_some();
         if side.lingering.remove(&token) {
             side.lingering_order.retain(|t| *t != token);
         }
@@ -559,7 +609,7 @@ impl Tracker {
                 shared,
             },
         );
-        shared
+        duplicate
     }
 
     /// `notifications/progress` sent on `dir` with token key `token` and `progress` value
@@ -569,7 +619,7 @@ impl Tracker {
         &mut self,
         dir: Direction,
         token: &str,
-        value: Option<f64>,
+        value: Option<ProgressValue>,
     ) -> Progress {
         let sure = !self.unsure && self.evicted == 0 && !self.is_partial(dir.reverse());
         let Some(side) = self.side(dir.reverse()) else {
@@ -583,7 +633,7 @@ impl Tracker {
                 return Progress::NotJudged;
             };
             return match st.last {
-                Some(last) if v <= last => Progress::NotIncreasing { last },
+                Some(last) if !v.greater_than(last) => Progress::NotIncreasing { last },
                 _ => {
                     st.last = Some(v);
                     Progress::Ok

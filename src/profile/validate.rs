@@ -196,7 +196,7 @@ pub(crate) fn check(
                             at.start(),
                             format!(
                                 "progress token {} is already used by a request in flight",
-                                String::from_utf8_lossy(at.slice(m.frame))
+                                cut(at.slice(m.frame))
                             ),
                         );
                     }
@@ -242,6 +242,20 @@ pub(crate) fn check(
     }
 }
 
+/// `raw` as text for a message, cut to 200 bytes (at a character boundary, with `…`): a
+/// token of megabytes must not make a record of megabytes per message (re-trial, session 23).
+fn cut(raw: &[u8]) -> String {
+    let text = String::from_utf8_lossy(raw);
+    if text.len() <= 200 {
+        return text.into_owned();
+    }
+    let mut end = 200;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
 /// The tracker key of a request id or progress token at `s` (a string or a number; other
 /// values have none), keyed as request ids are.
 fn id_like_key(m: &Msg<'_>, s: crate::Span) -> Option<String> {
@@ -267,13 +281,8 @@ fn check_progress(t: &mut Tracker, dir: Direction, m: &Msg<'_>, out: &mut Vec<Vi
     let progress = m.param("progress");
     let value = progress
         .filter(|&p| m.kind_at(p) == Some(Kind::Number))
-        .and_then(|p| {
-            std::str::from_utf8(p.slice(m.frame))
-                .ok()?
-                .parse::<f64>()
-                .ok()
-        });
-    let token_text = || String::from_utf8_lossy(tok.slice(m.frame)).into_owned();
+        .and_then(|p| tracker::ProgressValue::parse(std::str::from_utf8(p.slice(m.frame)).ok()?));
+    let token_text = || cut(tok.slice(m.frame));
     match t.on_progress(dir, &key, value) {
         tracker::Progress::Ok | tracker::Progress::NotJudged => {}
         tracker::Progress::Unknown => push(
@@ -291,7 +300,7 @@ fn check_progress(t: &mut Tracker, dir: Direction, m: &Msg<'_>, out: &mut Vec<Vi
             progress.map_or(tok.start(), |p| p.start()),
             format!(
                 "progress {} for token {} does not increase (last: {last})",
-                String::from_utf8_lossy(progress.map_or(&b""[..], |p| p.slice(m.frame))),
+                cut(progress.map_or(&b""[..], |p| p.slice(m.frame))),
                 token_text()
             ),
         ),
