@@ -57,29 +57,25 @@ pub(super) enum Want {
 
 impl Want {
     pub(super) fn describe(self) -> std::borrow::Cow<'static, str> {
-        match self {
-            Want::OneOf(set) => format!("one of {set:?}").into(),
-            Want::Shaped(shape) => shape.what.into(),
-            Want::ShapedArray(shape) => format!("an array, each element {}", shape.what).into(),
-            other => other.describe_plain().into(),
-        }
-    }
-
-    fn describe_plain(self) -> &'static str {
-        match self {
+        let plain = match self {
+            Want::OneOf(set) => return format!("one of {set:?}").into(),
+            Want::Shaped(shape) => shape.what,
+            Want::ShapedArray(shape) => {
+                return format!("an array, each element {}", shape.what).into();
+            }
             Want::String => "a string",
             Want::Object => "an object",
             Want::ObjectArray => "an array of objects",
             Want::Bool => "a boolean",
             Want::Integer => "an integer",
             Want::StringArray => "an array of strings",
-            Want::OneOf(_) | Want::Shaped(_) | Want::ShapedArray(_) => "a value",
             Want::Number => "a number",
             Want::StringOrInteger => "a string or an integer",
             Want::StringMap => "an object of strings",
             Want::Level => "a logging level (\"debug\" … \"emergency\")",
             Want::Any => "a value",
-        }
+        };
+        plain.into()
     }
 }
 
@@ -571,16 +567,14 @@ fn check_type(
     v: crate::Span,
     out: &mut Vec<Violation>,
 ) {
-    type_check(m, Rule::ParamType, "params", method, key, want, v, out);
+    type_check(m, Rule::ParamType, method, key, want, v, out);
 }
 
-/// Pushes `rule` (at the value) when the member `key` of `method`'s `part` (`"params"`,
-/// `"result"`) at `v` does not hold `want`.
-#[allow(clippy::too_many_arguments)]
+/// Pushes `rule` (at the value) when the member `key` of `method`'s `params` (`rule`
+/// [`Rule::ParamType`]) or `result` ([`Rule::ResultMemberType`]) at `v` does not hold `want`.
 pub(super) fn type_check(
     m: &Msg<'_>,
     rule: Rule,
-    part: &str,
     method: &str,
     key: &str,
     want: Want,
@@ -588,6 +582,11 @@ pub(super) fn type_check(
     out: &mut Vec<Violation>,
 ) {
     if !holds(m, want, v) {
+        let part = if rule == Rule::ParamType {
+            "params"
+        } else {
+            "result"
+        };
         out.push(Violation::new(
             rule,
             v.start(),

@@ -225,10 +225,7 @@ pub(super) fn check(
     let Some(mut wanted) = required(rev, method) else {
         return;
     };
-    if legacy
-        && matches!(rev, None | Some(Revision::V2025_11_25))
-        && m.result_member("task").is_some()
-    {
+    if matches!(rev, None | Some(Revision::V2025_11_25)) && m.result_member("task").is_some() {
         wanted = CREATE_TASK;
     }
     for &(key, want) in wanted {
@@ -266,14 +263,5 @@ fn type_check(
     v: crate::Span,
     out: &mut Vec<Violation>,
 ) {
-    params::type_check(
-        m,
-        Rule::ResultMemberType,
-        "result",
-        method,
-        key,
-        want,
-        v,
-        out,
-    );
+    params::type_check(m, Rule::ResultMemberType, method, key, want, v, out);
 }

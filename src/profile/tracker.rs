@@ -109,17 +109,55 @@ struct Side {
     /// Keys of evicted cancelled entries, one item per answer that may still come (bounded by
     /// the tracker's `max`): such an answer is not judged, any other unknown id still is.
     late_after_eviction: VecDeque<String>,
-    /// Completed legacy request ids of this session (bounded, oldest forgotten first).
-    used: HashSet<String>,
-    used_order: VecDeque<String>,
+    /// Completed legacy request ids of this session (at most `max`, oldest forgotten first).
+    used: BoundedSet,
     /// Progress tokens of this sender's requests in flight, by token key.
     tokens: HashMap<String, TokenState>,
     /// Tokens of requests answered with a task (2025-11-25 `CreateTaskResult`, 2026
     /// `resultType: "task"`): progress may go on for the task's lifetime, so it is not
     /// judged (at most `max`; `tokens_unsure` once one was forgotten).
-    lingering: HashSet<String>,
-    lingering_order: VecDeque<String>,
+    lingering: BoundedSet,
     tokens_unsure: bool,
+}
+
+/// A set of keys that holds at most a given number, forgetting the oldest first.
+#[derive(Clone, Debug, Default)]
+struct BoundedSet {
+    set: HashSet<String>,
+    /// The keys of `set` in insertion order.
+    order: VecDeque<String>,
+}
+
+impl BoundedSet {
+    /// Inserts `key`, then forgets the oldest keys beyond `max`; true when one was forgotten.
+    fn insert(&mut self, key: String, max: usize) -> bool {
+        let mut forgot = false;
+        if self.set.insert(key.clone()) {
+            self.order.push_back(key);
+            while self.set.len() > max {
+                match self.order.pop_front() {
+                    Some(k) => {
+                        self.set.remove(&k);
+                        forgot = true;
+                    }
+                    None => break,
+                }
+            }
+        }
+        forgot
+    }
+    fn contains(&self, key: &str) -> bool {
+        self.set.contains(key)
+    }
+    fn remove(&mut self, key: &str) {
+        if self.set.remove(key) {
+            self.order.retain(|k| k != key);
+        }
+    }
+    fn clear(&mut self) {
+        self.set.clear();
+        self.order.clear();
+    }
 }
 
 impl Side {
@@ -177,36 +215,6 @@ impl Side {
             }
         }
         None
-    }
-
-    /// Keeps `token` as lingering (the progress of a task answered by its request).
-    fn linger(&mut self, token: String, max: usize) {
-        if self.lingering.insert(token.clone()) {
-            self.lingering_order.push_back(token);
-            while self.lingering.len() > max {
-                match self.lingering_order.pop_front() {
-                    Some(t) => {
-                        self.lingering.remove(&t);
-                        self.tokens_unsure = true;
-                    }
-                    None => break,
-                }
-            }
-        }
-    }
-
-    fn remember_used(&mut self, key: String, max: usize) {
-        if self.used.insert(key.clone()) {
-            self.used_order.push_back(key);
-            while self.used.len() > max {
-                match self.used_order.pop_front() {
-                    Some(k) => {
-                        self.used.remove(&k);
-                    }
-                    None => break,
-                }
-            }
-        }
     }
 }
 
@@ -415,7 +423,6 @@ impl Tracker {
     pub fn reset(&mut self) {
         for side in [&mut self.client, &mut self.server] {
             side.used.clear();
-            side.used_order.clear();
             let keys: Vec<String> = side.map.keys().cloned().collect();
             for k in keys {
                 side.cancel(&k);
@@ -539,13 +546,13 @@ impl Tracker {
             Some(e) => {
                 side.release_token(&e);
                 if task && let Some(t) = &e.token {
-                    side.linger(t.clone(), max);
+                    side.tokens_unsure |= side.lingering.insert(t.clone(), max);
                 }
                 // An earlier session's id is free in this one (review: the late answer to a
                 // request sent before a legacy `initialize` made the new session's reuse of
                 // its id a `reused-request-id`).
                 if legacy(e.revision) && !e.earlier_session {
-                    side.remember_used(key.to_owned(), max);
+                    side.used.insert(key.to_owned(), max);
                 }
                 if e.unsure {
                     return Response::Ambiguous;
@@ -594,9 +601,7 @@ impl Tracker {
         });
         let duplicate = owner.is_some_and(|e| !e.cancelled);
         let shared = owner.is_some();
-        if side.lingering.remove(&token) {
-            side.lingering_order.retain(|t| *t != token);
-        }
+        side.lingering.remove(&token);
         if let Some(e) = side.map.get_mut(key) {
             e.token = Some(token.clone());
         }

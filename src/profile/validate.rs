@@ -676,15 +676,9 @@ fn check_request(
             // Names beginning `rpc.` are reserved by JSON-RPC 2.0 §4 for its own methods and
             // extensions (`rpc.discover`) in every revision (spec trial, session 22: they
             // passed the legacy profiles).
-            Lookup::WrongKind | Lookup::Unknown if !strict && method.starts_with("rpc.") => push(
-                out,
-                Rule::UnknownMethod,
-                moff,
-                format!(
-                    "method {method:?}: names beginning with \"rpc.\" are reserved for \
-                     JSON-RPC's own methods (JSON-RPC 2.0 §4), not MCP methods"
-                ),
-            ),
+            Lookup::WrongKind | Lookup::Unknown if !strict && method.starts_with("rpc.") => {
+                rpc_reserved(out, "method", method, moff)
+            }
             Lookup::WrongKind | Lookup::Unknown if !strict => {}
             Lookup::WrongKind | Lookup::Unknown => push(
                 out,
@@ -739,6 +733,21 @@ fn check_request(
         ),
         Some(caps) => check_extension_ids(m, caps, out),
     }
+}
+
+/// [`Rule::UnknownMethod`] at `moff` for `method`, a name beginning `rpc.` that no profile
+/// defines (`what`: `"method"` for a request, `"notification"`): JSON-RPC 2.0 §4 reserves
+/// such names for its own methods and extensions in every revision.
+fn rpc_reserved(out: &mut Vec<Violation>, what: &str, method: &str, moff: usize) {
+    push(
+        out,
+        Rule::UnknownMethod,
+        moff,
+        format!(
+            "{what} {method:?}: names beginning with \"rpc.\" are reserved for JSON-RPC's own \
+             methods (JSON-RPC 2.0 §4), not MCP methods"
+        ),
+    );
 }
 
 /// The `extensions` of a capabilities object at `caps` (a request's client capabilities, a
@@ -803,15 +812,7 @@ fn check_notification(
     // backend's JSON-RPC library may act on them itself (e.g. subscription notifications
     // `rpc.on` / `rpc.off` in some WebSocket stacks), so a gateway must not pass them as MCP.
     if method.starts_with("rpc.") && matches!(lookup, Lookup::WrongKind | Lookup::Unknown) {
-        push(
-            out,
-            Rule::UnknownMethod,
-            moff,
-            format!(
-                "notification {method:?}: names beginning with \"rpc.\" are reserved for \
-                 JSON-RPC's own methods (JSON-RPC 2.0 §4), not MCP methods"
-            ),
-        );
+        rpc_reserved(out, "notification", method, moff);
     }
     if strict
         && (method == "notifications/subscriptions/acknowledged"
