@@ -41,3 +41,6 @@ fi
 cargo build --bin mcpwire
 "$WORK/venv/bin/python" tests/interop/interop.py \
     --mcpwire target/debug/mcpwire --everything "$EVERYTHING" --work "$WORK/run"
+# The verdicts of tests/sdk_shapes/cases.json (which a unit test holds mcpwire to) against
+# the same SDK's models.
+"$WORK/venv/bin/python" tests/sdk_shapes/verify.py tests/sdk_shapes/cases.json

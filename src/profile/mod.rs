@@ -50,6 +50,7 @@ mod params;
 pub mod reply;
 mod results;
 pub mod rules;
+mod shapes;
 pub mod tracker;
 mod validate;
 

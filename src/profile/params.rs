@@ -6,6 +6,7 @@
 //! already validated, one pass over its members per checked request or notification.
 
 use super::msg::{Kind, Msg};
+use super::shapes::{ICONS, LIST_CHANGED_CAPABILITY, SAMPLING_CONTENT};
 use super::{Revision, Rule, Violation};
 
 /// The members an object must have: each `required` member present (its first copy holding
@@ -18,6 +19,16 @@ pub(super) struct Shape {
     pub what: &'static str,
     pub required: &'static [(&'static str, Want)],
     pub optional: &'static [(&'static str, Want)],
+}
+
+/// Objects of several shapes, told apart by their members (`TextContent | ImageContent |
+/// …`: each shape requires its own `type` value). A value holds the union when it is an object
+/// with the members of at least one of the shapes.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Union {
+    /// What the union is, for messages.
+    pub what: &'static str,
+    pub shapes: &'static [&'static Shape],
 }
 
 /// What a checked member must hold (of `params` here, of `result` in `profile::results`).
@@ -42,6 +53,14 @@ pub(super) enum Want {
     Shaped(&'static Shape),
     /// An array of objects, each with the members of the shape.
     ShapedArray(&'static Shape),
+    /// An object with the members of one of the union's shapes (a content block: its `type`
+    /// picks the members it needs).
+    Union(&'static Union),
+    /// An array whose elements all hold the inner want.
+    ArrayOf(&'static Want),
+    /// A value holding the inner want, or an array of such values (sampling content: one
+    /// block, or since 2025-11-25 an array of blocks).
+    OneOrArray(&'static Want),
     /// Any JSON number.
     Number,
     /// A string or a plain integer (`RequestId`, `ProgressToken`).
@@ -62,6 +81,13 @@ impl Want {
             Want::Shaped(shape) => shape.what,
             Want::ShapedArray(shape) => {
                 return format!("an array, each element {}", shape.what).into();
+            }
+            Want::Union(union) => union.what,
+            Want::ArrayOf(inner) => {
+                return format!("an array, each element {}", inner.describe()).into();
+            }
+            Want::OneOrArray(inner) => {
+                return format!("{}, or an array of them", inner.describe()).into();
             }
             Want::String => "a string",
             Want::Object => "an object",
@@ -100,7 +126,7 @@ const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
     (
         "completion/complete",
         &[
-            ("ref", Want::Shaped(&REFERENCE)),
+            ("ref", Want::Union(&REFERENCE)),
             ("argument", Want::Shaped(&COMPLETE_ARGUMENT)),
         ],
     ),
@@ -129,7 +155,11 @@ const SAMPLING: (&str, &[(&str, Want)]) = (
 pub(super) const IMPLEMENTATION: Shape = Shape {
     what: "an Implementation object (name and version strings)",
     required: &[("name", Want::String), ("version", Want::String)],
-    optional: &[("title", Want::String)],
+    optional: &[
+        ("title", Want::String),
+        ("websiteUrl", Want::String),
+        ("icons", ICONS),
+    ],
 };
 /// `ClientCapabilities` of a legacy `initialize` (2024-11-05 … 2025-11-25): the capabilities
 /// it names are objects.
@@ -137,26 +167,48 @@ const CLIENT_CAPABILITIES: Shape = Shape {
     what: "a ClientCapabilities object (roots, sampling, elicitation, experimental, tasks: objects)",
     required: &[],
     optional: &[
-        ("roots", Want::Object),
+        ("roots", Want::Shaped(&LIST_CHANGED_CAPABILITY)),
         ("sampling", Want::Object),
         ("elicitation", Want::Object),
         ("experimental", Want::Object),
         ("tasks", Want::Object),
     ],
 };
-/// `SamplingMessage`: a role and content (an object, or since 2025-11-25 an array of them).
+/// `SamplingMessage`: a role and content (a sampling content block, or since 2025-11-25 an
+/// array of them; the Python SDK client reads arrays in every legacy revision).
 const SAMPLING_MESSAGE: Shape = Shape {
-    what: "a SamplingMessage object (role \"user\" or \"assistant\", content)",
-    required: &[("role", Want::OneOf(ROLES)), ("content", Want::Any)],
+    what: "a SamplingMessage object (role \"user\" or \"assistant\", content a sampling \
+           content block or an array of them)",
+    required: &[
+        ("role", Want::OneOf(ROLES)),
+        ("content", Want::OneOrArray(&Want::Union(&SAMPLING_CONTENT))),
+    ],
     optional: &[],
 };
 /// `Role`.
 pub(super) const ROLES: &[&str] = &["user", "assistant"];
-/// `PromptReference | ResourceTemplateReference` (`ResourceReference` in 2024-11-05).
-const REFERENCE: Shape = Shape {
-    what: "a reference object (type \"ref/prompt\" or \"ref/resource\")",
-    required: &[("type", Want::OneOf(&["ref/prompt", "ref/resource"]))],
-    optional: &[("name", Want::String), ("uri", Want::String)],
+/// `PromptReference | ResourceTemplateReference` (`ResourceReference` in 2024-11-05): a
+/// prompt is named, a resource template has its URI.
+const REFERENCE: Union = Union {
+    what: "a reference object (type \"ref/prompt\" with a name string, or \"ref/resource\" \
+           with a uri string)",
+    shapes: &[&PROMPT_REFERENCE, &RESOURCE_REFERENCE],
+};
+const PROMPT_REFERENCE: Shape = Shape {
+    what: "a PromptReference object",
+    required: &[
+        ("type", Want::OneOf(&["ref/prompt"])),
+        ("name", Want::String),
+    ],
+    optional: &[("title", Want::String)],
+};
+const RESOURCE_REFERENCE: Shape = Shape {
+    what: "a ResourceTemplateReference object",
+    required: &[
+        ("type", Want::OneOf(&["ref/resource"])),
+        ("uri", Want::String),
+    ],
+    optional: &[],
 };
 /// `CompleteRequestParams.argument`.
 const COMPLETE_ARGUMENT: Shape = Shape {
@@ -176,6 +228,16 @@ const SUBSCRIPTION_FILTER: Shape = Shape {
         ("resourcesListChanged", Want::Bool),
         ("resourceSubscriptions", Want::StringArray),
     ],
+};
+/// A form-mode elicitation's `requestedSchema`: an object schema with its `properties`
+/// (flat primitive property schemas, spec digest §12; their insides are not checked here).
+const REQUESTED_SCHEMA: Shape = Shape {
+    what: "a requested schema object (type \"object\", properties an object, required strings)",
+    required: &[
+        ("type", Want::OneOf(&["object"])),
+        ("properties", Want::Object),
+    ],
+    optional: &[("required", Want::StringArray)],
 };
 /// `elicitation/create`: a server request in 2025-06-18 and 2025-11-25, and in 2026-07-28 an
 /// `inputRequests` value (form and URL modes alike need the message).
@@ -350,7 +412,8 @@ const _: () =
 /// are -32602 (Invalid params).
 ///
 /// The optional members of [`OPTIONAL`] (and under 2026-07-28 of [`V2026_OPTIONAL`]) are
-/// type-checked when present (same rule, same offset; their absence is not judged).
+/// type-checked when present (same rule, same offset; their absence is not judged). A legacy
+/// `notifications/cancelled` without `params` is [`Rule::MissingParam`] at its method.
 pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>) {
     let Some(method) = m.method.as_deref() else {
         return;
@@ -362,7 +425,20 @@ pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>
             check_elicitation_mode(m, rev, m.params, at, out);
         }
     }
-    let Some(params) = m.params else { return };
+    let Some(params) = m.params else {
+        // The legacy revisions require no member of `notifications/cancelled` params (the
+        // Python SDK reads `requestId` as optional in each, after 2025-11-25), but they do
+        // require the object: the SDKs refuse the notification without it (re-trial, session
+        // 23). Under 2026-07-28 the missing `requestId` is reported above.
+        if method == "notifications/cancelled" && rev != Some(Revision::V2026_07_28) {
+            out.push(Violation::new(
+                Rule::MissingParam,
+                m.method_span.map_or(0, |s| s.start()),
+                "\"notifications/cancelled\" lacks its params object",
+            ));
+        }
+        return;
+    };
     let modern: &[(&str, &[(&str, Want)])] = if rev == Some(Revision::V2026_07_28) {
         V2026_OPTIONAL
     } else {
@@ -410,7 +486,7 @@ fn check_elicitation_mode(
     at: usize,
     out: &mut Vec<Violation>,
 ) {
-    const FORM: &[(&str, Want)] = &[("requestedSchema", Want::Object)];
+    const FORM: &[(&str, Want)] = &[("requestedSchema", Want::Shaped(&REQUESTED_SCHEMA))];
     const URL_2025: &[(&str, Want)] = &[("url", Want::String), ("elicitationId", Want::String)];
     const URL_2026: &[(&str, Want)] = &[("url", Want::String)];
     // 2025-06-18 defines no `mode`, but its peers send the 2025-11-25 URL mode in such
@@ -513,6 +589,20 @@ pub(super) fn holds(m: &Msg<'_>, want: Want, v: crate::Span) -> bool {
             kind == Some(Kind::Array)
                 && crate::envelope::Elements::new(m.frame, v)
                     .all(|e| m.kind_at(e) == Some(Kind::Object) && has_shape(m, shape, e))
+        }
+        Want::Union(union) => {
+            kind == Some(Kind::Object) && union.shapes.iter().any(|s| has_shape(m, s, v))
+        }
+        Want::ArrayOf(inner) => {
+            kind == Some(Kind::Array)
+                && crate::envelope::Elements::new(m.frame, v).all(|e| holds(m, *inner, e))
+        }
+        Want::OneOrArray(inner) => {
+            if kind == Some(Kind::Array) {
+                crate::envelope::Elements::new(m.frame, v).all(|e| holds(m, *inner, e))
+            } else {
+                holds(m, *inner, v)
+            }
         }
         Want::Number => kind == Some(Kind::Number),
         Want::StringOrInteger => kind == Some(Kind::String) || m.is_integer(v),

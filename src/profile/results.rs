@@ -13,16 +13,44 @@
 
 use super::msg::Msg;
 use super::params::{self, IMPLEMENTATION, ROLES, Shape, Want, members_by_era};
+use super::shapes::{
+    ANNOTATIONS, CONTENT_BLOCK, ICONS, LIST_CHANGED_CAPABILITY, RESOURCE_CONTENTS, SAMPLING_CONTENT,
+};
 use super::{Revision, Rule, Violation};
 
-/// `Tool` (every revision: `name`, `inputSchema`).
+/// `Tool` under 2026-07-28: `outputSchema` may be any JSON Schema object (spec digest §12).
 const TOOL: Shape = Shape {
-    what: "a Tool object (name string, inputSchema object with type \"object\")",
+    what: "a Tool object (name string, inputSchema object with type \"object\", and typed \
+           optional members)",
     required: &[
         ("name", Want::String),
         ("inputSchema", Want::Shaped(&INPUT_SCHEMA)),
     ],
-    optional: &[],
+    optional: &[
+        ("title", Want::String),
+        ("description", Want::String),
+        ("annotations", Want::Shaped(&TOOL_ANNOTATIONS)),
+        ("outputSchema", Want::Object),
+        ("icons", ICONS),
+    ],
+};
+/// `Tool` in the legacy revisions: `outputSchema` is an object schema like `inputSchema`
+/// (`type` `"object"`), and 2025-11-25 adds `execution`.
+const TOOL_LEGACY: Shape = Shape {
+    what: "a Tool object (name string, inputSchema and outputSchema objects with type \
+           \"object\", and typed optional members)",
+    required: &[
+        ("name", Want::String),
+        ("inputSchema", Want::Shaped(&INPUT_SCHEMA_LEGACY)),
+    ],
+    optional: &[
+        ("title", Want::String),
+        ("description", Want::String),
+        ("annotations", Want::Shaped(&TOOL_ANNOTATIONS)),
+        ("outputSchema", Want::Shaped(&INPUT_SCHEMA_LEGACY)),
+        ("icons", ICONS),
+        ("execution", Want::Shaped(&TOOL_EXECUTION)),
+    ],
 };
 /// `Tool.inputSchema`: a JSON Schema whose `type` is `"object"` (every revision; the SDKs'
 /// models require the member).
@@ -31,44 +59,91 @@ const INPUT_SCHEMA: Shape = Shape {
     required: &[("type", Want::OneOf(&["object"]))],
     optional: &[],
 };
+/// The legacy revisions' `inputSchema` / `outputSchema`: `properties` an object, `required`
+/// an array of strings.
+const INPUT_SCHEMA_LEGACY: Shape = Shape {
+    what: "a schema object with type \"object\" (properties an object, required strings)",
+    required: &[("type", Want::OneOf(&["object"]))],
+    optional: &[
+        ("properties", Want::Object),
+        ("required", Want::StringArray),
+    ],
+};
+/// `ToolAnnotations`.
+const TOOL_ANNOTATIONS: Shape = Shape {
+    what: "a ToolAnnotations object (title a string, the hints booleans)",
+    required: &[],
+    optional: &[
+        ("title", Want::String),
+        ("readOnlyHint", Want::Bool),
+        ("destructiveHint", Want::Bool),
+        ("idempotentHint", Want::Bool),
+        ("openWorldHint", Want::Bool),
+    ],
+};
+/// 2025-11-25 `ToolExecution`.
+const TOOL_EXECUTION: Shape = Shape {
+    what: "a ToolExecution object (taskSupport \"forbidden\", \"optional\" or \"required\")",
+    required: &[],
+    optional: &[(
+        "taskSupport",
+        Want::OneOf(&["forbidden", "optional", "required"]),
+    )],
+};
 /// `Prompt`.
 const PROMPT: Shape = Shape {
-    what: "a Prompt object (name string)",
+    what: "a Prompt object (name string, and typed optional members)",
     required: &[("name", Want::String)],
-    optional: &[("arguments", Want::ObjectArray)],
+    optional: &[
+        ("title", Want::String),
+        ("description", Want::String),
+        ("arguments", Want::ShapedArray(&PROMPT_ARGUMENT)),
+        ("icons", ICONS),
+    ],
+};
+/// `PromptArgument`.
+const PROMPT_ARGUMENT: Shape = Shape {
+    what: "a PromptArgument object (name string, required a boolean)",
+    required: &[("name", Want::String)],
+    optional: &[
+        ("title", Want::String),
+        ("description", Want::String),
+        ("required", Want::Bool),
+    ],
 };
 /// `Resource`.
 const RESOURCE: Shape = Shape {
-    what: "a Resource object (uri and name strings)",
+    what: "a Resource object (uri and name strings, and typed optional members)",
     required: &[("uri", Want::String), ("name", Want::String)],
-    optional: &[("mimeType", Want::String)],
+    optional: &[
+        ("title", Want::String),
+        ("description", Want::String),
+        ("mimeType", Want::String),
+        ("size", Want::Integer),
+        ("annotations", Want::Shaped(&ANNOTATIONS)),
+        ("icons", ICONS),
+    ],
 };
 /// `ResourceTemplate`.
 const RESOURCE_TEMPLATE: Shape = Shape {
-    what: "a ResourceTemplate object (uriTemplate and name strings)",
+    what: "a ResourceTemplate object (uriTemplate and name strings, and typed optional members)",
     required: &[("uriTemplate", Want::String), ("name", Want::String)],
-    optional: &[("mimeType", Want::String)],
-};
-/// A content block (`TextContent`, `ImageContent`, … : each has its `type`).
-const CONTENT_BLOCK: Shape = Shape {
-    what: "a content block object (type string)",
-    required: &[("type", Want::String)],
-    optional: &[],
+    optional: &[
+        ("title", Want::String),
+        ("description", Want::String),
+        ("mimeType", Want::String),
+        ("annotations", Want::Shaped(&ANNOTATIONS)),
+        ("icons", ICONS),
+    ],
 };
 /// `PromptMessage`.
 const PROMPT_MESSAGE: Shape = Shape {
-    what: "a PromptMessage object (role \"user\" or \"assistant\", content object)",
+    what: "a PromptMessage object (role \"user\" or \"assistant\", content a content block)",
     required: &[
         ("role", Want::OneOf(ROLES)),
-        ("content", Want::Shaped(&CONTENT_BLOCK)),
+        ("content", Want::Union(&CONTENT_BLOCK)),
     ],
     optional: &[],
-};
-/// `TextResourceContents | BlobResourceContents`.
-const RESOURCE_CONTENTS: Shape = Shape {
-    what: "a resource contents object (uri string)",
-    required: &[("uri", Want::String)],
-    optional: &[("mimeType", Want::String)],
 };
 /// `Root`.
 const ROOT: Shape = Shape {
@@ -91,16 +166,21 @@ const SERVER_CAPABILITIES: Shape = Shape {
         ("completions", Want::Object),
         ("experimental", Want::Object),
         ("logging", Want::Object),
-        ("prompts", Want::Object),
-        ("resources", Want::Object),
-        ("tools", Want::Object),
+        ("prompts", Want::Shaped(&LIST_CHANGED_CAPABILITY)),
+        ("resources", Want::Shaped(&RESOURCES_CAPABILITY)),
+        ("tools", Want::Shaped(&LIST_CHANGED_CAPABILITY)),
         ("tasks", Want::Object),
     ],
+};
+/// The server's `resources` capability.
+const RESOURCES_CAPABILITY: Shape = Shape {
+    what: "a resources capability object (subscribe and listChanged booleans)",
+    required: &[],
+    optional: &[("subscribe", Want::Bool), ("listChanged", Want::Bool)],
 };
 
 /// Members every revision that has the method requires in its result.
 const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
-    ("tools/list", &[("tools", Want::ShapedArray(&TOOL))]),
     ("prompts/list", &[("prompts", Want::ShapedArray(&PROMPT))]),
     (
         "resources/list",
@@ -112,7 +192,7 @@ const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
     ),
     (
         "tools/call",
-        &[("content", Want::ShapedArray(&CONTENT_BLOCK))],
+        &[("content", Want::ArrayOf(&Want::Union(&CONTENT_BLOCK)))],
     ),
     (
         "prompts/get",
@@ -120,7 +200,7 @@ const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
     ),
     (
         "resources/read",
-        &[("contents", Want::ShapedArray(&RESOURCE_CONTENTS))],
+        &[("contents", Want::ArrayOf(&Want::Union(&RESOURCE_CONTENTS)))],
     ),
     (
         "completion/complete",
@@ -131,6 +211,7 @@ const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
 
 /// Legacy-only results (2024-11-05 … 2025-11-25; `tasks/*` are 2025-11-25's core tasks).
 const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
+    ("tools/list", &[("tools", Want::ShapedArray(&TOOL_LEGACY))]),
     (
         "initialize",
         &[
@@ -143,7 +224,7 @@ const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
         "sampling/createMessage",
         &[
             ("role", Want::OneOf(ROLES)),
-            ("content", Want::Any),
+            ("content", Want::OneOrArray(&Want::Union(&SAMPLING_CONTENT))),
             ("model", Want::String),
         ],
     ),
@@ -167,13 +248,16 @@ const TASK: &[(&str, Want)] = &[
 ];
 
 /// 2026-07-28 only.
-const V2026_ONLY: &[(&str, &[(&str, Want)])] = &[(
-    "server/discover",
-    &[
-        ("supportedVersions", Want::StringArray),
-        ("capabilities", Want::Shaped(&SERVER_CAPABILITIES)),
-    ],
-)];
+const V2026_ONLY: &[(&str, &[(&str, Want)])] = &[
+    ("tools/list", &[("tools", Want::ShapedArray(&TOOL))]),
+    (
+        "server/discover",
+        &[
+            ("supportedVersions", Want::StringArray),
+            ("capabilities", Want::Shaped(&SERVER_CAPABILITIES)),
+        ],
+    ),
+];
 
 /// Optional members type-checked when present, every revision that has the method.
 const OPTIONAL: &[(&str, &[(&str, Want)])] = &[
@@ -182,6 +266,7 @@ const OPTIONAL: &[(&str, &[(&str, Want)])] = &[
     ("resources/list", &[("nextCursor", Want::String)]),
     ("resources/templates/list", &[("nextCursor", Want::String)]),
     ("tools/call", &[("isError", Want::Bool)]),
+    ("prompts/get", &[("description", Want::String)]),
     ("initialize", &[("instructions", Want::String)]),
     ("server/discover", &[("instructions", Want::String)]),
 ];

@@ -1,0 +1,139 @@
+# Generates cases.json (run from the repo root: python3 tests/sdk_shapes/cases.py).
+import json
+L, N = "2025-06-18", "2026-07-28"
+cases = []
+def res(profile, method, model, valid, result, note=""):
+    if profile == N:
+        result = dict(result, resultType="complete")
+        if method in ("resources/read", "tools/list", "prompts/list", "resources/list",
+                      "resources/templates/list"):
+            # Cacheable results: the SDK's 2026 models require both (the spec reads an
+            # absent ttlMs as 0, and mcpwire follows the spec there; not these cases' point).
+            result.update(ttlMs=0, cacheScope="private")
+    cases.append(dict(profile=profile, kind="result", method=method, model=model,
+                      valid=valid, json=result, note=note))
+def par(profile, method, model, valid, params, note=""):
+    cases.append(dict(profile=profile, kind="params", method=method, model=model,
+                      valid=valid, json=params, note=note))
+def msg(profile, model, valid, message, note=""):
+    cases.append(dict(profile=profile, kind="message", method=message["method"], model=model,
+                      valid=valid, json=message, note=note))
+
+T = {"type": "text", "text": "a"}
+for p in (L, N):
+    ok_blocks = [T,
+        {"type": "image", "data": "AA==", "mimeType": "image/png"},
+        {"type": "audio", "data": "AA==", "mimeType": "audio/wav", "annotations": {"audience": ["user"], "priority": 0.5, "lastModified": "2025-01-01T00:00:00Z"}},
+        {"type": "resource_link", "uri": "file:///a", "name": "a", "size": 3, "title": "A", "icons": [{"src": "https://x/i.png", "sizes": ["48x48"], "theme": "dark"}]},
+        {"type": "resource", "resource": {"uri": "file:///a", "blob": "AA=="}},
+        {"type": "resource", "resource": {"uri": "file:///a", "text": "t", "mimeType": "text/plain"}}]
+    res(p, "tools/call", "CallToolResult", True, {"content": ok_blocks}, "every content block type")
+    for bad, why in [
+        ({"type": "text"}, "text block without text"),
+        ({"type": "text", "text": 1}, "text not a string"),
+        ({"type": "image", "data": "AA=="}, "image without mimeType"),
+        ({"type": "audio", "mimeType": "audio/wav"}, "audio without data"),
+        ({"type": "video", "data": "AA==", "mimeType": "video/mp4"}, "unknown block type"),
+        ({"type": "resource_link", "uri": "file:///a"}, "resource link without name"),
+        ({"type": "resource_link", "uri": "file:///a", "name": "a", "size": "3"}, "size not an integer"),
+        ({"type": "resource", "resource": {"uri": "file:///a"}}, "embedded resource without text or blob"),
+        ({"type": "resource", "resource": "file:///a"}, "embedded resource not an object"),
+        ({"type": "text", "text": "a", "annotations": {"priority": "high"}}, "priority not a number"),
+        ({"type": "text", "text": "a", "annotations": {"audience": ["bot"]}}, "audience not a role"),
+        ({"type": "tool_use", "id": "1", "name": "n", "input": {}}, "tool_use is sampling-only"),
+    ]:
+        res(p, "tools/call", "CallToolResult", False, {"content": [T, bad]}, why)
+    res(p, "resources/read", "ReadResourceResult", True,
+        {"contents": [{"uri": "u", "text": "t"}, {"uri": "u", "blob": "AA==", "mimeType": "x"}, {"uri": "u", "text": "t", "blob": "AA=="}]})
+    res(p, "resources/read", "ReadResourceResult", False, {"contents": [{"uri": "u"}]}, "neither text nor blob")
+    res(p, "resources/read", "ReadResourceResult", False, {"contents": [{"uri": "u", "blob": 1}]}, "blob not a string")
+    res(p, "prompts/get", "GetPromptResult", True,
+        {"description": "d", "messages": [{"role": "user", "content": {"type": "resource_link", "uri": "u", "name": "n"}}]})
+    res(p, "prompts/get", "GetPromptResult", False, {"messages": [{"role": "user", "content": {"type": "text"}}]}, "message content without text")
+    res(p, "prompts/get", "GetPromptResult", False, {"description": 1, "messages": []}, "description not a string")
+    tool = {"name": "t", "title": "T", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+            "outputSchema": {"type": "object"}, "annotations": {"title": "T", "readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False},
+            "icons": [{"src": "https://x/i.png"}]}
+    res(p, "tools/list", "ListToolsResult", True, {"tools": [tool], "nextCursor": "c"})
+    for patch, why in [
+        ({"annotations": {"readOnlyHint": "yes"}}, "hint not a boolean"),
+        ({"description": 1}, "description not a string"),
+        ({"icons": [{}]}, "icon without src"),
+        ({"icons": [{"src": "s", "theme": "blue"}]}, "icon theme not light or dark"),
+        ({"title": ["T"]}, "title not a string"),
+    ]:
+        res(p, "tools/list", "ListToolsResult", False, {"tools": [dict(tool, **patch)]}, why)
+    res(p, "prompts/list", "ListPromptsResult", True,
+        {"prompts": [{"name": "p", "title": "P", "description": "d", "arguments": [{"name": "a", "title": "A", "description": "d", "required": True}]}]})
+    res(p, "prompts/list", "ListPromptsResult", False, {"prompts": [{"name": "p", "arguments": [{"required": True}]}]}, "argument without name")
+    res(p, "prompts/list", "ListPromptsResult", False, {"prompts": [{"name": "p", "arguments": [{"name": "a", "required": "yes"}]}]}, "required not a boolean")
+    res(p, "resources/list", "ListResourcesResult", True,
+        {"resources": [{"uri": "u", "name": "n", "title": "T", "description": "d", "mimeType": "m", "size": 10, "annotations": {"priority": 1}}]})
+    res(p, "resources/list", "ListResourcesResult", False, {"resources": [{"uri": "u", "name": "n", "size": 1.5}]}, "size not an integer")
+    res(p, "resources/list", "ListResourcesResult", False, {"resources": [{"uri": "u", "name": "n", "annotations": {"priority": "x"}}]}, "priority not a number")
+    res(p, "resources/templates/list", "ListResourceTemplatesResult", False,
+        {"resourceTemplates": [{"uriTemplate": "u/{x}", "name": "n", "description": 1}]}, "description not a string")
+
+# Legacy-only outputSchema form, 2026 any schema object.
+res(L, "tools/list", "ListToolsResult", False, {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "string"}}]}, "legacy outputSchema type not object")
+res(N, "tools/list", "ListToolsResult", True, {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "string"}}]}, "2026 outputSchema any schema")
+res(L, "tools/list", "ListToolsResult", False, {"tools": [{"name": "t", "inputSchema": {"type": "object", "required": "a"}}]}, "legacy inputSchema required not strings")
+res(L, "tools/list", "ListToolsResult", False, {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "always"}}]}, "taskSupport not an allowed value")
+
+# Legacy results of server requests and initialize.
+caps_ok = {"tools": {"listChanged": True}, "resources": {"subscribe": True, "listChanged": False}, "prompts": {}, "logging": {}}
+init = {"protocolVersion": L, "serverInfo": {"name": "s", "version": "1", "title": "S", "websiteUrl": "https://x", "icons": [{"src": "s"}]}}
+res(L, "initialize", "InitializeResult", True, dict(init, capabilities=caps_ok))
+res(L, "initialize", "InitializeResult", False, dict(init, capabilities={"tools": {"listChanged": "yes"}}), "listChanged not a boolean")
+res(L, "initialize", "InitializeResult", False, dict(init, capabilities={"resources": {"subscribe": 1}}), "subscribe not a boolean")
+res(L, "initialize", "InitializeResult", False, dict(init, capabilities={}, serverInfo={"name": "s", "version": "1", "icons": [{"src": 1}]}), "icon src not a string")
+for content, valid, why in [
+    ({"type": "text", "text": "t"}, True, "one text block"),
+    ([{"type": "text", "text": "t"}, {"type": "tool_use", "id": "1", "name": "n", "input": {}}], True, "an array of blocks"),
+    ({"type": "tool_result", "toolUseId": "1", "content": [{"type": "text", "text": "r"}], "isError": False}, True, "a tool result"),
+    ({"type": "tool_use", "id": "1", "name": "n"}, False, "tool_use without input"),
+    ({"type": "tool_result", "toolUseId": "1", "content": [{"type": "text"}]}, False, "tool result with a bad block"),
+    ({"type": "resource_link", "uri": "u", "name": "n"}, False, "resource link is not sampling content"),
+    ({}, False, "empty object"),
+    ([], True, "empty array"),
+]:
+    res(L, "sampling/createMessage", "CreateMessageResult", valid, {"role": "assistant", "model": "m", "content": content}, why)
+
+# Params (legacy requests).
+for ref, valid, why in [
+    ({"type": "ref/prompt", "name": "p", "title": "P"}, True, "prompt ref"),
+    ({"type": "ref/resource", "uri": "u/{x}"}, True, "resource ref"),
+    ({"type": "ref/prompt"}, False, "prompt ref without name"),
+    ({"type": "ref/resource", "name": "x"}, False, "resource ref without uri"),
+    ({"type": "ref/prompt", "uri": "u"}, False, "prompt ref with a uri only"),
+]:
+    par(L, "completion/complete", "CompleteRequestParams", valid, {"ref": ref, "argument": {"name": "a", "value": "v"}}, why)
+for schema, valid, why in [
+    ({"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"]}, True, "form schema"),
+    ({"type": "object"}, False, "schema without properties"),
+    ({"type": "string", "properties": {}}, False, "schema type not object"),
+    ({"type": "object", "properties": {}, "required": "n"}, False, "required not strings"),
+    ({"type": "object", "properties": []}, False, "properties not an object"),
+]:
+    par(L, "elicitation/create", "ElicitRequestFormParams", valid, {"message": "m", "requestedSchema": schema}, why)
+for content, valid, why in [
+    ({"type": "text", "text": "a"}, True, "text message"),
+    ([{"type": "text", "text": "a"}, {"type": "image", "data": "AA==", "mimeType": "image/png"}], True, "array content"),
+    ({"type": "text"}, False, "text without text"),
+    ({"type": "resource", "resource": {"uri": "u", "text": "t"}}, False, "embedded resource is not sampling content"),
+]:
+    par(L, "sampling/createMessage", "CreateMessageRequestParams", valid, {"messages": [{"role": "user", "content": content}], "maxTokens": 10}, why)
+init_params = {"protocolVersion": L, "clientInfo": {"name": "c", "version": "1"}}
+par(L, "initialize", "InitializeRequestParams", True, dict(init_params, capabilities={"roots": {"listChanged": True}, "sampling": {}}))
+par(L, "initialize", "InitializeRequestParams", False, dict(init_params, capabilities={"roots": {"listChanged": 1}}), "roots listChanged not a boolean")
+par(L, "initialize", "InitializeRequestParams", False, dict(init_params, capabilities={}, clientInfo={"name": "c", "version": "1", "websiteUrl": 5}), "websiteUrl not a string")
+
+# Whole notifications.
+msg(L, "CancelledNotification", False, {"jsonrpc": "2.0", "method": "notifications/cancelled"}, "cancelled without params")
+msg(L, "CancelledNotification", True, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {}}, "cancelled with empty params (2025-11-25 task form)")
+msg(L, "CancelledNotification", True, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "r"}})
+
+with open("tests/sdk_shapes/cases.json", "w") as f:
+    json.dump(cases, f, indent=1)
+    f.write("\n")
+print(len(cases), "cases")
