@@ -61,6 +61,14 @@ pub(super) enum Want {
     /// A value holding the inner want, or an array of such values (sampling content: one
     /// block, or since 2025-11-25 an array of blocks).
     OneOrArray(&'static Want),
+    /// An object whose member values all hold the inner want (`experimental` capabilities:
+    /// objects).
+    MapOf(&'static Want),
+    /// A number from 0 to 1 inclusive (`Annotations.priority`).
+    UnitInterval,
+    /// What an accepted elicitation returns per field: a string, number, boolean, `null`, or
+    /// an array of strings (`ElicitResult.content` values).
+    ElicitedValue,
     /// Any JSON number.
     Number,
     /// A string or a plain integer (`RequestId`, `ProgressToken`).
@@ -89,6 +97,11 @@ impl Want {
             Want::OneOrArray(inner) => {
                 return format!("{}, or an array of them", inner.describe()).into();
             }
+            Want::MapOf(inner) => {
+                return format!("an object, each member {}", inner.describe()).into();
+            }
+            Want::UnitInterval => "a number from 0 to 1",
+            Want::ElicitedValue => "a string, number, boolean, null or array of strings",
             Want::String => "a string",
             Want::Object => "an object",
             Want::ObjectArray => "an array of objects",
@@ -170,8 +183,21 @@ const CLIENT_CAPABILITIES: Shape = Shape {
         ("roots", Want::Shaped(&LIST_CHANGED_CAPABILITY)),
         ("sampling", Want::Object),
         ("elicitation", Want::Object),
-        ("experimental", Want::Object),
+        ("experimental", Want::MapOf(&Want::Object)),
         ("tasks", Want::Object),
+    ],
+};
+/// 2026-07-28 `ClientCapabilities` (`_meta["io.modelcontextprotocol/clientCapabilities"]`
+/// of every request; `extensions` is judged with its identifiers, by the caller).
+pub(super) const CLIENT_CAPABILITIES_2026: Shape = Shape {
+    what: "a ClientCapabilities object (roots, sampling, elicitation: objects; experimental: \
+           objects)",
+    required: &[],
+    optional: &[
+        ("roots", Want::Object),
+        ("sampling", Want::Object),
+        ("elicitation", Want::Object),
+        ("experimental", Want::MapOf(&Want::Object)),
     ],
 };
 /// `SamplingMessage`: a role and content (a sampling content block, or since 2025-11-25 an
@@ -565,8 +591,18 @@ fn check_members(
     }
 }
 
-/// True when the value at `v` holds `want`.
+/// True when the value at `v` holds `want`. Repeated and case-variant keys of the checked
+/// objects inside are noted on `m` ([`has_shape`]).
 pub(super) fn holds(m: &Msg<'_>, want: Want, v: crate::Span) -> bool {
+    holds_noting(m, want, v, true)
+}
+
+/// [`holds`], noting repeated and case-variant keys only when `note` is set: a union's
+/// shapes are first tried quietly, so that only the shape the object has speaks (`"Data"`
+/// in a text block is no variant of an image block's `data`).
+fn holds_noting(m: &Msg<'_>, want: Want, v: crate::Span, note: bool) -> bool {
+    let holds = |want, v| holds_noting(m, want, v, note);
+    let has_shape = |shape, v| has_shape(m, shape, v, note);
     let kind = m.kind_at(v);
     match want {
         Want::String => kind == Some(Kind::String),
@@ -584,26 +620,46 @@ pub(super) fn holds(m: &Msg<'_>, want: Want, v: crate::Span) -> bool {
                 && crate::envelope::Elements::new(m.frame, v)
                     .all(|e| m.kind_at(e) == Some(Kind::String))
         }
-        Want::Shaped(shape) => kind == Some(Kind::Object) && has_shape(m, shape, v),
+        Want::Shaped(shape) => kind == Some(Kind::Object) && has_shape(shape, v),
         Want::ShapedArray(shape) => {
             kind == Some(Kind::Array)
                 && crate::envelope::Elements::new(m.frame, v)
-                    .all(|e| m.kind_at(e) == Some(Kind::Object) && has_shape(m, shape, e))
+                    .all(|e| m.kind_at(e) == Some(Kind::Object) && has_shape(shape, e))
         }
         Want::Union(union) => {
-            kind == Some(Kind::Object) && union.shapes.iter().any(|s| has_shape(m, s, v))
+            kind == Some(Kind::Object)
+                && union
+                    .shapes
+                    .iter()
+                    .find(|s| self::has_shape(m, s, v, false))
+                    .is_some_and(|s| has_shape(s, v))
         }
         Want::ArrayOf(inner) => {
             kind == Some(Kind::Array)
-                && crate::envelope::Elements::new(m.frame, v).all(|e| holds(m, *inner, e))
+                && crate::envelope::Elements::new(m.frame, v).all(|e| holds(*inner, e))
         }
         Want::OneOrArray(inner) => {
             if kind == Some(Kind::Array) {
-                crate::envelope::Elements::new(m.frame, v).all(|e| holds(m, *inner, e))
+                crate::envelope::Elements::new(m.frame, v).all(|e| holds(*inner, e))
             } else {
-                holds(m, *inner, v)
+                holds(*inner, v)
             }
         }
+        Want::MapOf(inner) => {
+            kind == Some(Kind::Object)
+                && crate::envelope::members(m.frame, v).all(|mb| holds(*inner, mb.value))
+        }
+        Want::UnitInterval => {
+            kind == Some(Kind::Number)
+                && std::str::from_utf8(v.slice(m.frame))
+                    .ok()
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .is_some_and(|x| (0.0..=1.0).contains(&x))
+        }
+        Want::ElicitedValue => match kind {
+            Some(Kind::String | Kind::Number | Kind::Bool | Kind::Null) => true,
+            _ => holds(Want::StringArray, v),
+        },
         Want::Number => kind == Some(Kind::Number),
         Want::StringOrInteger => kind == Some(Kind::String) || m.is_integer(v),
         Want::StringMap => {
@@ -623,25 +679,39 @@ pub(super) fn holds(m: &Msg<'_>, want: Want, v: crate::Span) -> bool {
 /// A checked member written twice (keys compared after unescaping: `"n\u0061me"` is `name`)
 /// is noted as repeated ([`Msg::note_repeated`]: `duplicate-params-key` inside `params`,
 /// `duplicate-key` elsewhere): a first-wins and a last-wins reader see different values
-/// (re-trial, session 23: `{"name":"a","name":1,…}` tools passed).
-fn has_shape(m: &Msg<'_>, shape: &Shape, obj: crate::Span) -> bool {
+/// (re-trial, session 23: `{"name":"a","name":1,…}` tools passed). A key equal to a checked
+/// member only under case folding is noted as a case variant ([`Msg::note_case_variant`]).
+/// Nothing is noted unless `note` is set.
+fn has_shape(m: &Msg<'_>, shape: &Shape, obj: crate::Span, note: bool) -> bool {
     debug_assert!(shape.required.len() <= 32 && shape.optional.len() <= 32);
     let (mut found, mut seen_optional) = (0u32, 0u32);
     let mut ok = true;
     for mb in crate::envelope::members(m.frame, obj) {
         if let Some(i) = shape.required.iter().position(|(k, _)| *k == mb.key) {
             if found & (1 << i) != 0 {
-                m.note_repeated(mb.key_span);
+                if note {
+                    m.note_repeated(mb.key_span);
+                }
             } else {
                 found |= 1 << i;
-                ok &= holds(m, shape.required[i].1, mb.value);
+                ok &= holds_noting(m, shape.required[i].1, mb.value, note);
             }
         } else if let Some(i) = shape.optional.iter().position(|(k, _)| *k == mb.key) {
-            if seen_optional & (1 << i) != 0 {
+            if seen_optional & (1 << i) != 0 && note {
                 m.note_repeated(mb.key_span);
             }
             seen_optional |= 1 << i;
-            ok &= holds(m, shape.optional[i].1, mb.value);
+            ok &= holds_noting(m, shape.optional[i].1, mb.value, note);
+        } else if note
+            && shape
+                .required
+                .iter()
+                .chain(shape.optional)
+                .any(|(k, _)| super::msg::is_case_variant(&mb.key, k))
+        {
+            // `"Name"` in a Tool: a case-insensitive reader takes it for the member, as at
+            // the first level (trial, session 24).
+            m.note_case_variant(mb.key_span);
         }
     }
     ok && found.count_ones() as usize == shape.required.len()

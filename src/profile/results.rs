@@ -164,7 +164,7 @@ const SERVER_CAPABILITIES: Shape = Shape {
     required: &[],
     optional: &[
         ("completions", Want::Object),
-        ("experimental", Want::Object),
+        ("experimental", Want::MapOf(&Want::Object)),
         ("logging", Want::Object),
         ("prompts", Want::Shaped(&LIST_CHANGED_CAPABILITY)),
         ("resources", Want::Shaped(&RESOURCES_CAPABILITY)),
@@ -267,6 +267,10 @@ const OPTIONAL: &[(&str, &[(&str, Want)])] = &[
     ("resources/templates/list", &[("nextCursor", Want::String)]),
     ("tools/call", &[("isError", Want::Bool)]),
     ("prompts/get", &[("description", Want::String)]),
+    (
+        "elicitation/create",
+        &[("content", Want::MapOf(&Want::ElicitedValue))],
+    ),
     ("initialize", &[("instructions", Want::String)]),
     ("server/discover", &[("instructions", Want::String)]),
 ];

@@ -17,11 +17,11 @@ use super::params::{ROLES, Shape, Union, Want};
 /// `Annotations` (content blocks, resources, resource templates).
 pub(super) const ANNOTATIONS: Shape = Shape {
     what: "an Annotations object (audience: \"user\"/\"assistant\" strings, priority a \
-           number, lastModified a string)",
+           number from 0 to 1, lastModified a string)",
     required: &[],
     optional: &[
         ("audience", Want::ArrayOf(&Want::OneOf(ROLES))),
-        ("priority", Want::Number),
+        ("priority", Want::UnitInterval),
         ("lastModified", Want::String),
     ],
 };

@@ -4065,14 +4065,48 @@ fn sdk_shape_cases_agree_with_the_sdk_models() {
             assert_eq!(rules, [], "valid per the SDK, refused: {case}");
         } else {
             invalid += 1;
-            // One finding, of the shape rule the part's kind calls for.
+            // One finding, of the shape rule the part's kind calls for (a whole message: its
+            // `rule`).
             let want = match case["kind"].as_str().unwrap() {
-                "result" => Rule::ResultMemberType,
-                "params" => Rule::ParamType,
-                _ => Rule::MissingParam,
+                "result" => Rule::ResultMemberType.name(),
+                "params" => Rule::ParamType.name(),
+                _ => case["rule"].as_str().unwrap(),
             };
-            assert_eq!(rules, [want], "invalid per the SDK: {case}");
+            let got: Vec<&str> = rules.iter().map(|r| r.name()).collect();
+            assert_eq!(got, [want], "invalid per the SDK: {case}");
         }
     }
     assert!(valid >= 20 && invalid >= 50, "{valid} {invalid}");
+}
+
+/// Trial, session 24 (F7): a case variant of a checked member inside a checked object (`Name`
+/// beside `name` in a Tool) is reported as at the first level, at its opening quote.
+#[test]
+fn case_variants_inside_checked_objects() {
+    const AT: usize = 33;
+    let result = r#"{"tools":[{"name":"a","Name":"b","inputSchema":{"type":"object"}}]}"#;
+    assert_eq!(
+        answered_rules(Profile::V2025_06_18, "tools/list", result),
+        [(Rule::CaseVariantKey, AT + result.find("\"Name").unwrap())]
+    );
+    // Inside a request's params (a completion ref): `case-variant-param`.
+    let mut v = Validator::new(Profile::V2025_06_18, Direction::ClientToServer);
+    let frame = r#"{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p","NAME":"q"},"argument":{"name":"a","value":"v"}}}"#;
+    let got: Vec<(Rule, usize)> = judge(&mut v, None, frame.as_bytes())
+        .iter()
+        .map(|x| (x.rule, x.offset))
+        .collect();
+    assert_eq!(
+        got,
+        [(Rule::CaseVariantParam, frame.find("\"NAME").unwrap())]
+    );
+    // Only the members of the block's own type count: `Data` is no variant of a text block's
+    // members (an image block's `data` is not read).
+    let ok = r#"{"content":[{"type":"text","text":"a","Data":1,"Text2":2}]}"#;
+    assert_eq!(answered_rules(Profile::V2025_06_18, "tools/call", ok), []);
+    let variant = r#"{"content":[{"type":"text","text":"a","TEXT":"b"}]}"#;
+    assert_eq!(
+        answered_rules(Profile::V2025_06_18, "tools/call", variant),
+        [(Rule::CaseVariantKey, AT + variant.find("\"TEXT").unwrap())]
+    );
 }

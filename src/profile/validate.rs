@@ -3,7 +3,7 @@
 use super::meta;
 use super::methods::{self, Lookup};
 use super::msg::{self, Kind, Msg};
-use super::params;
+use super::params::{self, CLIENT_CAPABILITIES_2026, Want};
 use super::results;
 use super::tracker::{self, RequestId, Response, Tracker};
 use super::{BatchElement, Direction, Era, Profile, Revision, Rule, Tracked, Validator, Violation};
@@ -731,7 +731,20 @@ fn check_request(
             s.start(),
             "\"io.modelcontextprotocol/clientCapabilities\" is not an object",
         ),
-        Some(caps) => check_extension_ids(m, caps, out),
+        Some(caps) => {
+            if !params::holds(m, Want::Shaped(&CLIENT_CAPABILITIES_2026), caps) {
+                push(
+                    out,
+                    Rule::ReservedMetaValue,
+                    caps.start(),
+                    format!(
+                        "\"io.modelcontextprotocol/clientCapabilities\" is not {}",
+                        CLIENT_CAPABILITIES_2026.what
+                    ),
+                );
+            }
+            check_extension_ids(m, caps, out);
+        }
     }
 }
 

@@ -15,9 +15,13 @@ def res(profile, method, model, valid, result, note=""):
 def par(profile, method, model, valid, params, note=""):
     cases.append(dict(profile=profile, kind="params", method=method, model=model,
                       valid=valid, json=params, note=note))
-def msg(profile, model, valid, message, note=""):
-    cases.append(dict(profile=profile, kind="message", method=message["method"], model=model,
-                      valid=valid, json=message, note=note))
+def msg(profile, model, valid, message, note="", rule="missing-param"):
+    # `rule`: the one violation mcpwire reports on an invalid message.
+    case = dict(profile=profile, kind="message", method=message["method"], model=model,
+                valid=valid, json=message, note=note)
+    if not valid:
+        case["rule"] = rule
+    cases.append(case)
 
 T = {"type": "text", "text": "a"}
 for p in (L, N):
@@ -127,6 +131,30 @@ init_params = {"protocolVersion": L, "clientInfo": {"name": "c", "version": "1"}
 par(L, "initialize", "InitializeRequestParams", True, dict(init_params, capabilities={"roots": {"listChanged": True}, "sampling": {}}))
 par(L, "initialize", "InitializeRequestParams", False, dict(init_params, capabilities={"roots": {"listChanged": 1}}), "roots listChanged not a boolean")
 par(L, "initialize", "InitializeRequestParams", False, dict(init_params, capabilities={}, clientInfo={"name": "c", "version": "1", "websiteUrl": 5}), "websiteUrl not a string")
+
+# Annotation priorities are from 0 to 1; experimental capabilities are objects; an accepted
+# elicitation's content values are primitives or arrays of strings.
+for prio, valid in [(0, True), (1, True), (0.5, True), (5, False), (1.0000001, False), (-0.5, False)]:
+    res(L, "tools/call", "CallToolResult", valid,
+        {"content": [{"type": "text", "text": "a", "annotations": {"priority": prio}}]}, f"priority {prio}")
+res(L, "initialize", "InitializeResult", False, dict(init, capabilities={"experimental": {"x": 5}}), "experimental capability not an object")
+par(L, "initialize", "InitializeRequestParams", False, dict(init_params, capabilities={"experimental": {"x": []}}), "experimental capability not an object")
+for content, valid, why in [
+    ({"a": "s", "b": 1, "c": 1.5, "d": True, "e": None, "f": ["x", "y"]}, True, "every field kind"),
+    ({"a": {"b": 1}}, False, "a nested object"),
+    ({"a": [1]}, False, "an array of numbers"),
+    ([], False, "content not an object"),
+]:
+    res(L, "elicitation/create", "ElicitResult", valid, {"action": "accept", "content": content}, why)
+
+# 2026 requests: the client capabilities in `_meta` are typed as the legacy `initialize` ones.
+def call26(caps):
+    return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "_meta": {
+        "io.modelcontextprotocol/protocolVersion": N, "io.modelcontextprotocol/clientCapabilities": caps}}}
+msg(N, "CallToolRequest", True, call26({"sampling": {}, "elicitation": {"form": {}}, "roots": {}, "experimental": {"x": {}}}))
+for caps, why in [({"sampling": 5}, "sampling not an object"), ({"elicitation": []}, "elicitation not an object"),
+                  ({"roots": "yes"}, "roots not an object"), ({"experimental": {"x": 1}}, "experimental capability not an object")]:
+    msg(N, "CallToolRequest", False, call26(caps), why, rule="reserved-meta-value")
 
 # Whole notifications.
 msg(L, "CancelledNotification", False, {"jsonrpc": "2.0", "method": "notifications/cancelled"}, "cancelled without params")
