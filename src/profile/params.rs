@@ -741,19 +741,157 @@ pub(super) fn type_check(
     v: crate::Span,
     out: &mut Vec<Violation>,
 ) {
-    if !holds(m, want, v) {
-        let part = if rule == Rule::ParamType {
-            "params"
-        } else {
-            "result"
-        };
-        out.push(Violation::new(
-            rule,
-            v.start(),
-            format!(
-                "{method:?} {part} member {key:?} is not {}",
-                want.describe()
-            ),
-        ));
+    if holds(m, want, v) {
+        return;
     }
+    let part = if rule == Rule::ParamType {
+        "params"
+    } else {
+        "result"
+    };
+    let mut path = format!("{key:?}");
+    let fault = locate(m, want, v, &mut path);
+    out.push(Violation::new(
+        rule,
+        fault.at,
+        format!("{method:?} {part} member {path} {}", fault.what),
+    ));
+}
+
+/// Where a value that does not hold its [`Want`] goes wrong, found by [`locate`]: the byte
+/// offset of the innermost value (or object) at fault, and what is wrong there.
+struct Fault {
+    at: usize,
+    what: String,
+}
+
+/// Finds the innermost fault of the value at `v`, which does not hold `want` (checked by the
+/// caller): descends into the members and elements the tables check, extending `path` with
+/// `.key` and `[i]` on the way (`"content"[2].mimeType`). A missing member is reported at
+/// the object that lacks it; a union object whose `type` names none of its shapes at that
+/// value. Runs only on a value already refused, so its extra walk costs nothing on valid
+/// traffic; notes nothing (the checks that refused the value have noted what they saw).
+fn locate(m: &Msg<'_>, want: Want, v: crate::Span, path: &mut String) -> Fault {
+    let quiet = |want, v| holds_noting(m, want, v, false);
+    let leaf = || Fault {
+        at: v.start(),
+        what: format!("is not {}", want.describe()),
+    };
+    let kind = m.kind_at(v);
+    // The first element that does not hold `inner`, with its index.
+    let bad_element = |inner: Want| {
+        crate::envelope::Elements::new(m.frame, v)
+            .enumerate()
+            .find(|&(_, e)| !quiet(inner, e))
+    };
+    match want {
+        Want::Shaped(shape) if kind == Some(Kind::Object) => {
+            locate_in_shape(m, shape, v, path).unwrap_or_else(leaf)
+        }
+        Want::ShapedArray(shape) if kind == Some(Kind::Array) => {
+            match bad_element(Want::Shaped(shape)) {
+                Some((i, e)) => {
+                    path.push_str(&format!("[{i}]"));
+                    locate(m, Want::Shaped(shape), e, path)
+                }
+                None => leaf(),
+            }
+        }
+        Want::ArrayOf(inner) | Want::OneOrArray(inner) if kind == Some(Kind::Array) => {
+            match bad_element(*inner) {
+                Some((i, e)) => {
+                    path.push_str(&format!("[{i}]"));
+                    locate(m, *inner, e, path)
+                }
+                None => leaf(),
+            }
+        }
+        Want::OneOrArray(inner) => locate(m, *inner, v, path),
+        Want::MapOf(inner) if kind == Some(Kind::Object) => {
+            match crate::envelope::members(m.frame, v).find(|mb| !quiet(*inner, mb.value)) {
+                Some(mb) => {
+                    path.push_str(&format!(".{}", mb.key));
+                    locate(m, *inner, mb.value, path)
+                }
+                None => leaf(),
+            }
+        }
+        Want::Union(union) if kind == Some(Kind::Object) => {
+            // The shape whose `type` the object names (a content block's shapes each require
+            // their own `type` value first), else (resource contents have no `type`) the
+            // first whose required members are all there: the fault is inside it.
+            let tag = m.member_quietly(v, "type");
+            let named = tag.and_then(|t| m.str_at(t)).and_then(|t| {
+                union.shapes.iter().find(|s| {
+                    matches!(s.required.first(), Some(("type", Want::OneOf(set))) if set.contains(&t.as_ref()))
+                })
+            });
+            let tagged = union
+                .shapes
+                .iter()
+                .any(|s| matches!(s.required.first(), Some(("type", _))));
+            let named = named.or_else(|| {
+                (!tagged)
+                    .then(|| {
+                        union.shapes.iter().find(|s| {
+                            s.required
+                                .iter()
+                                .all(|(k, _)| m.member_quietly(v, k).is_some())
+                        })
+                    })
+                    .flatten()
+            });
+            match (named, tag.filter(|_| tagged)) {
+                (Some(shape), _) => locate_in_shape(m, shape, v, path).unwrap_or_else(leaf),
+                (None, Some(t)) => {
+                    path.push_str(".type");
+                    Fault {
+                        at: t.start(),
+                        what: format!("names no member of the union: {}", union.what),
+                    }
+                }
+                (None, None) => leaf(),
+            }
+        }
+        _ => leaf(),
+    }
+}
+
+/// [`locate`] inside an object that should have `shape`: the first missing required member
+/// (at the object) or the first member whose value does not hold its want (inside it);
+/// `None` when neither is found (the object has the shape).
+fn locate_in_shape(
+    m: &Msg<'_>,
+    shape: &Shape,
+    obj: crate::Span,
+    path: &mut String,
+) -> Option<Fault> {
+    let mut found = 0u32;
+    for mb in crate::envelope::members(m.frame, obj) {
+        let checked = match shape.required.iter().position(|(k, _)| *k == mb.key) {
+            Some(i) if found & (1 << i) != 0 => continue,
+            Some(i) => {
+                found |= 1 << i;
+                shape.required[i].1
+            }
+            None => match shape.optional.iter().find(|(k, _)| *k == mb.key) {
+                Some(&(_, want)) => want,
+                None => continue,
+            },
+        };
+        if !holds_noting(m, checked, mb.value, false) {
+            path.push_str(&format!(".{}", mb.key));
+            return Some(locate(m, checked, mb.value, path));
+        }
+    }
+    let (missing, _) = shape
+        .required
+        .iter()
+        .enumerate()
+        .find(|&(i, _)| found & (1 << i) == 0)
+        .map(|(_, kv)| *kv)?;
+    Some(Fault {
+        at: obj.start(),
+        what: format!("lacks {missing:?} ({})", shape.what),
+    })
 }

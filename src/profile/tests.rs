@@ -2472,6 +2472,23 @@ fn repeated_or_case_variant_arguments_are_rejected() {
 /// tracker under `profile`, then the answer `{"jsonrpc":"2.0","id":1,"result":RESULT}`; the
 /// answer's (rule, offset)s. The result object starts at byte 33.
 fn answered_rules(profile: Profile, method: &str, result: &str) -> Vec<(Rule, usize)> {
+    answered(profile, method, result)
+        .iter()
+        .map(|v| (v.rule, v.offset))
+        .collect()
+}
+
+/// The messages of [`answered_rules`]'s violations.
+fn answered_messages(profile: Profile, method: &str, result: &str) -> Vec<String> {
+    answered(profile, method, result)
+        .iter()
+        .map(|v| v.message.to_string())
+        .collect()
+}
+
+/// The violations of a `result` answering a `method` request (with the params the method
+/// needs) under `profile`, the request judged clean first.
+fn answered(profile: Profile, method: &str, result: &str) -> Vec<Violation> {
     let (c2s, s2c) = (Direction::ClientToServer, Direction::ServerToClient);
     let mut t = Tracker::new(4);
     let (mut c, mut s) = match method {
@@ -2509,9 +2526,6 @@ fn answered_rules(profile: Profile, method: &str, result: &str) -> Vec<(Rule, us
     assert_eq!(judge(&mut c, Some((&mut t, qdir)), q.as_bytes()), [], "{q}");
     let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
     judge(&mut s, Some((&mut t, adir)), frame.as_bytes())
-        .iter()
-        .map(|v| (v.rule, v.offset))
-        .collect()
 }
 
 /// Session 23 (differential trial against the SDKs' result types): a matched result is held
@@ -2535,7 +2549,7 @@ fn result_members_required_per_answered_method() {
             "tools/list",
             r#"{"tools":[{"name":"t","inputSchema":{"type":"object"}}],"nextCursor":"c"}"#,
             r#"{"tools":[1]}"#,
-            9,
+            10,
         ),
         (
             "tools/list",
@@ -2572,7 +2586,7 @@ fn result_members_required_per_answered_method() {
             "resources/read",
             r#"{"contents":[]}"#,
             r#"{"contents":[[]]}"#,
-            12,
+            13,
         ),
         (
             "completion/complete",
@@ -2612,36 +2626,86 @@ fn result_members_required_per_answered_method() {
         );
     }
     // Inside the members: the element or object shapes the SDK models require, reported at
-    // the member's value.
-    for (method, bad, at) in [
-        ("tools/list", r#"{"tools":[{"name":"t"}]}"#, 9),
-        ("resources/list", r#"{"resources":[{"uri":"u"}]}"#, 13),
+    // the innermost value at fault (session 24; before, at the top-level member's value), a
+    // missing member at the object that lacks it.
+    for (method, bad, at, path) in [
+        (
+            "tools/list",
+            r#"{"tools":[{"name":"t"}]}"#,
+            "{\"name",
+            r#""tools"[0] lacks "inputSchema""#,
+        ),
+        (
+            "resources/list",
+            r#"{"resources":[{"uri":"u"}]}"#,
+            "{\"uri",
+            r#""resources"[0] lacks "name""#,
+        ),
         (
             "prompts/get",
             r#"{"messages":[{"role":"system","content":{"type":"text","text":"t"}}]}"#,
-            12,
+            "\"system",
+            r#""messages"[0].role is not one of"#,
         ),
         (
             "completion/complete",
             r#"{"completion":{"values":[1]}}"#,
-            14,
+            "[1]",
+            r#""completion".values is not an array of strings"#,
+        ),
+        (
+            "completion/complete",
+            r#"{"completion":{"values":[],"total":5.0}}"#,
+            "5.0",
+            r#""completion".total is not an integer"#,
         ),
         (
             "initialize",
             r#"{"protocolVersion":"2025-06-18","capabilities":{"tools":true},"serverInfo":{"name":"s","version":"1"}}"#,
-            47,
+            "true",
+            r#""capabilities".tools is not a capability object"#,
         ),
         (
             "sampling/createMessage",
             r#"{"role":"system","content":{"type":"text","text":"t"},"model":"m"}"#,
-            8,
+            "\"system",
+            r#""role" is not one of"#,
         ),
-        ("elicitation/create", r#"{"action":"maybe"}"#, 10),
+        (
+            "elicitation/create",
+            r#"{"action":"maybe"}"#,
+            "\"maybe",
+            r#""action" is not one of"#,
+        ),
+        (
+            "tools/call",
+            r#"{"content":[{"type":"text","text":"a"},{"type":"image","data":"AA=="}]}"#,
+            "{\"type\":\"image",
+            r#""content"[1] lacks "mimeType" (an ImageContent object)"#,
+        ),
+        (
+            "tools/call",
+            r#"{"content":[{"type":"video","data":"AA=="}]}"#,
+            "\"video",
+            r#""content"[0].type names no member of the union"#,
+        ),
+        (
+            "resources/read",
+            r#"{"contents":[{"uri":"u","text":"t"},{"uri":"u","blob":5}]}"#,
+            "5}",
+            r#""contents"[1].blob is not a string"#,
+        ),
     ] {
+        let at = bad.find(at).unwrap();
         assert_eq!(
             answered_rules(v0618, method, bad),
             [(typed, AT + at)],
             "{method}: {bad}"
+        );
+        let message = answered_messages(v0618, method, bad);
+        assert!(
+            message.len() == 1 && message[0].contains(path),
+            "{method}: {bad}: {message:?}"
         );
     }
     // One finding per missing member.
@@ -3933,7 +3997,7 @@ fn retrial_of_the_result_shape_and_progress_checks() {
             "tools/list",
             r#"{"tools":[{"name":"t","inputSchema":{}}]}"#
         ),
-        [(typed, 33 + 9)]
+        [(typed, 33 + 36)]
     );
     // 2. A checked member written twice inside a checked object: a repeat (first-wins and
     // last-wins readers differ), at the second key.
