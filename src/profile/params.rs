@@ -6,7 +6,7 @@
 //! already validated, one pass over its members per checked request or notification.
 
 use super::msg::{Kind, Msg};
-use super::shapes::{ICONS, LIST_CHANGED_CAPABILITY, SAMPLING_CONTENT};
+use super::shapes::{ICONS, LIST_CHANGED_CAPABILITY, META, SAMPLING_CONTENT};
 use super::{Revision, Rule, Violation};
 
 /// The members an object must have: each `required` member present (its first copy holding
@@ -66,6 +66,8 @@ pub(super) enum Want {
     MapOf(&'static Want),
     /// A number from 0 to 1 inclusive (`Annotations.priority`).
     UnitInterval,
+    /// A string that starts with `file://` (`Root.uri`).
+    FileUri,
     /// What an accepted elicitation returns per field: a string, number, boolean, `null`, or
     /// an array of strings (`ElicitResult.content` values).
     ElicitedValue,
@@ -101,6 +103,7 @@ impl Want {
                 return format!("an object, each member {}", inner.describe()).into();
             }
             Want::UnitInterval => "a number from 0 to 1",
+            Want::FileUri => "a file:// URI string",
             Want::ElicitedValue => "a string, number, boolean, null or array of strings",
             Want::String => "a string",
             Want::Object => "an object",
@@ -170,6 +173,7 @@ pub(super) const IMPLEMENTATION: Shape = Shape {
     required: &[("name", Want::String), ("version", Want::String)],
     optional: &[
         ("title", Want::String),
+        ("description", Want::String),
         ("websiteUrl", Want::String),
         ("icons", ICONS),
     ],
@@ -209,7 +213,7 @@ const SAMPLING_MESSAGE: Shape = Shape {
         ("role", Want::OneOf(ROLES)),
         ("content", Want::OneOrArray(&Want::Union(&SAMPLING_CONTENT))),
     ],
-    optional: &[],
+    optional: &[META],
 };
 /// `Role`.
 pub(super) const ROLES: &[&str] = &["user", "assistant"];
@@ -349,7 +353,59 @@ const OPTIONAL: &[(&str, &[(&str, Want)])] = &[
     ),
     ("notifications/cancelled", &[("reason", Want::String)]),
     ("notifications/message", &[("logger", Want::String)]),
+    (
+        "completion/complete",
+        &[("context", Want::Shaped(&COMPLETE_CONTEXT))],
+    ),
+    SAMPLING_OPTIONAL,
 ];
+
+/// The optional `sampling/createMessage` members the SDK models type (every revision that
+/// has sampling; also inside 2026-07-28 `inputRequests`).
+const SAMPLING_OPTIONAL: (&str, &[(&str, Want)]) = (
+    "sampling/createMessage",
+    &[
+        ("systemPrompt", Want::String),
+        (
+            "includeContext",
+            Want::OneOf(&["none", "thisServer", "allServers"]),
+        ),
+        ("temperature", Want::Number),
+        ("stopSequences", Want::StringArray),
+        ("metadata", Want::Object),
+        ("modelPreferences", Want::Shaped(&MODEL_PREFERENCES)),
+        ("tools", Want::ShapedArray(&super::results::TOOL)),
+        ("toolChoice", Want::Shaped(&TOOL_CHOICE)),
+    ],
+);
+/// `ModelPreferences`: priorities from 0 to 1, hints with optional names.
+const MODEL_PREFERENCES: Shape = Shape {
+    what: "a ModelPreferences object (priorities numbers from 0 to 1, hints objects)",
+    required: &[],
+    optional: &[
+        ("hints", Want::ShapedArray(&MODEL_HINT)),
+        ("costPriority", Want::UnitInterval),
+        ("speedPriority", Want::UnitInterval),
+        ("intelligencePriority", Want::UnitInterval),
+    ],
+};
+const MODEL_HINT: Shape = Shape {
+    what: "a ModelHint object (name a string)",
+    required: &[],
+    optional: &[("name", Want::String)],
+};
+/// 2025-11-25 and 2026-07-28 `ToolChoice`.
+const TOOL_CHOICE: Shape = Shape {
+    what: "a ToolChoice object (mode \"auto\", \"required\" or \"none\")",
+    required: &[],
+    optional: &[("mode", Want::OneOf(&["auto", "required", "none"]))],
+};
+/// `CompleteRequestParams.context`: the prompt or template arguments already resolved.
+const COMPLETE_CONTEXT: Shape = Shape {
+    what: "a completion context object (arguments an object of strings)",
+    required: &[],
+    optional: &[("arguments", Want::StringMap)],
+};
 
 /// Optional in the legacy revisions, required in 2026-07-28 (and checked there by
 /// [`V2026_ONLY`]): `notifications/cancelled` `requestId` (2025-11-25 made it optional for
@@ -498,6 +554,14 @@ pub(super) fn check_input_request(
     check_members(m, method, wanted, params, at, out);
     if method == "elicitation/create" {
         check_elicitation_mode(m, Some(Revision::V2026_07_28), params, at, out);
+    }
+    let Some(params) = params else { return };
+    for (_, optional) in OPTIONAL.iter().filter(|(n, _)| *n == method) {
+        for &(key, want) in *optional {
+            if let Some(v) = m.member(params, key) {
+                check_type(m, method, key, want, v, out);
+            }
+        }
     }
 }
 
@@ -656,6 +720,7 @@ fn holds_noting(m: &Msg<'_>, want: Want, v: crate::Span, note: bool) -> bool {
                     .and_then(|t| t.parse::<f64>().ok())
                     .is_some_and(|x| (0.0..=1.0).contains(&x))
         }
+        Want::FileUri => m.str_at(v).is_some_and(|s| s.starts_with("file://")),
         Want::ElicitedValue => match kind {
             Some(Kind::String | Kind::Number | Kind::Bool | Kind::Null) => true,
             _ => holds(Want::StringArray, v),

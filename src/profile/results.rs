@@ -14,12 +14,13 @@
 use super::msg::Msg;
 use super::params::{self, IMPLEMENTATION, ROLES, Shape, Want, members_by_era};
 use super::shapes::{
-    ANNOTATIONS, CONTENT_BLOCK, ICONS, LIST_CHANGED_CAPABILITY, RESOURCE_CONTENTS, SAMPLING_CONTENT,
+    ANNOTATIONS, CONTENT_BLOCK, ICONS, LIST_CHANGED_CAPABILITY, META, RESOURCE_CONTENTS,
+    SAMPLING_CONTENT,
 };
 use super::{Revision, Rule, Violation};
 
 /// `Tool` under 2026-07-28: `outputSchema` may be any JSON Schema object (spec digest §12).
-const TOOL: Shape = Shape {
+pub(super) const TOOL: Shape = Shape {
     what: "a Tool object (name string, inputSchema object with type \"object\", and typed \
            optional members)",
     required: &[
@@ -27,6 +28,7 @@ const TOOL: Shape = Shape {
         ("inputSchema", Want::Shaped(&INPUT_SCHEMA)),
     ],
     optional: &[
+        META,
         ("title", Want::String),
         ("description", Want::String),
         ("annotations", Want::Shaped(&TOOL_ANNOTATIONS)),
@@ -44,6 +46,7 @@ const TOOL_LEGACY: Shape = Shape {
         ("inputSchema", Want::Shaped(&INPUT_SCHEMA_LEGACY)),
     ],
     optional: &[
+        META,
         ("title", Want::String),
         ("description", Want::String),
         ("annotations", Want::Shaped(&TOOL_ANNOTATIONS)),
@@ -95,6 +98,7 @@ const PROMPT: Shape = Shape {
     what: "a Prompt object (name string, and typed optional members)",
     required: &[("name", Want::String)],
     optional: &[
+        META,
         ("title", Want::String),
         ("description", Want::String),
         ("arguments", Want::ShapedArray(&PROMPT_ARGUMENT)),
@@ -116,6 +120,7 @@ const RESOURCE: Shape = Shape {
     what: "a Resource object (uri and name strings, and typed optional members)",
     required: &[("uri", Want::String), ("name", Want::String)],
     optional: &[
+        META,
         ("title", Want::String),
         ("description", Want::String),
         ("mimeType", Want::String),
@@ -129,6 +134,7 @@ const RESOURCE_TEMPLATE: Shape = Shape {
     what: "a ResourceTemplate object (uriTemplate and name strings, and typed optional members)",
     required: &[("uriTemplate", Want::String), ("name", Want::String)],
     optional: &[
+        META,
         ("title", Want::String),
         ("description", Want::String),
         ("mimeType", Want::String),
@@ -145,11 +151,12 @@ const PROMPT_MESSAGE: Shape = Shape {
     ],
     optional: &[],
 };
-/// `Root`.
+/// `Root`: its `uri` "must start with file://" (every revision's schema; the Python SDK
+/// client refuses another scheme).
 const ROOT: Shape = Shape {
-    what: "a Root object (uri string)",
-    required: &[("uri", Want::String)],
-    optional: &[("name", Want::String)],
+    what: "a Root object (uri a file:// URI string)",
+    required: &[("uri", Want::FileUri)],
+    optional: &[META, ("name", Want::String)],
 };
 /// `CompleteResult.completion`.
 const COMPLETION: Shape = Shape {
@@ -267,6 +274,7 @@ const OPTIONAL: &[(&str, &[(&str, Want)])] = &[
     ("resources/templates/list", &[("nextCursor", Want::String)]),
     ("tools/call", &[("isError", Want::Bool)]),
     ("prompts/get", &[("description", Want::String)]),
+    ("sampling/createMessage", &[("stopReason", Want::String)]),
     (
         "elicitation/create",
         &[("content", Want::MapOf(&Want::ElicitedValue))],

@@ -37,13 +37,17 @@ const ICON: Shape = Shape {
     ],
 };
 
+/// The `_meta` member of the objects the schemas give one (content blocks, resource
+/// contents, tools, prompts, resources, templates, sampling messages, roots): an object.
+pub(super) const META: (&str, Want) = ("_meta", Want::Object);
+
 /// An `icons` member: an array of [`ICON`]s.
 pub(super) const ICONS: Want = Want::ShapedArray(&ICON);
 
 const TEXT_CONTENT: Shape = Shape {
     what: "a TextContent object",
     required: &[("type", Want::OneOf(&["text"])), ("text", Want::String)],
-    optional: &[("annotations", Want::Shaped(&ANNOTATIONS))],
+    optional: &[META, ("annotations", Want::Shaped(&ANNOTATIONS))],
 };
 const IMAGE_CONTENT: Shape = Shape {
     what: "an ImageContent object",
@@ -52,7 +56,7 @@ const IMAGE_CONTENT: Shape = Shape {
         ("data", Want::String),
         ("mimeType", Want::String),
     ],
-    optional: &[("annotations", Want::Shaped(&ANNOTATIONS))],
+    optional: &[META, ("annotations", Want::Shaped(&ANNOTATIONS))],
 };
 const AUDIO_CONTENT: Shape = Shape {
     what: "an AudioContent object",
@@ -61,7 +65,7 @@ const AUDIO_CONTENT: Shape = Shape {
         ("data", Want::String),
         ("mimeType", Want::String),
     ],
-    optional: &[("annotations", Want::Shaped(&ANNOTATIONS))],
+    optional: &[META, ("annotations", Want::Shaped(&ANNOTATIONS))],
 };
 const RESOURCE_LINK: Shape = Shape {
     what: "a ResourceLink object",
@@ -71,6 +75,7 @@ const RESOURCE_LINK: Shape = Shape {
         ("name", Want::String),
     ],
     optional: &[
+        META,
         ("title", Want::String),
         ("description", Want::String),
         ("mimeType", Want::String),
@@ -85,7 +90,7 @@ const EMBEDDED_RESOURCE: Shape = Shape {
         ("type", Want::OneOf(&["resource"])),
         ("resource", Want::Union(&RESOURCE_CONTENTS)),
     ],
-    optional: &[("annotations", Want::Shaped(&ANNOTATIONS))],
+    optional: &[META, ("annotations", Want::Shaped(&ANNOTATIONS))],
 };
 /// 2025-11-25 and 2026-07-28 sampling: the model asks for a tool call.
 const TOOL_USE_CONTENT: Shape = Shape {
@@ -96,7 +101,7 @@ const TOOL_USE_CONTENT: Shape = Shape {
         ("name", Want::String),
         ("input", Want::Object),
     ],
-    optional: &[],
+    optional: &[META],
 };
 /// 2025-11-25 and 2026-07-28 sampling: a tool call's outcome handed back to the model.
 const TOOL_RESULT_CONTENT: Shape = Shape {
@@ -106,7 +111,7 @@ const TOOL_RESULT_CONTENT: Shape = Shape {
         ("toolUseId", Want::String),
         ("content", Want::ArrayOf(&Want::Union(&CONTENT_BLOCK))),
     ],
-    optional: &[("isError", Want::Bool)],
+    optional: &[META, ("isError", Want::Bool)],
 };
 
 /// `ContentBlock`: what `tools/call` results and prompt messages carry.
@@ -138,12 +143,12 @@ pub(super) const SAMPLING_CONTENT: Union = Union {
 const TEXT_RESOURCE_CONTENTS: Shape = Shape {
     what: "a TextResourceContents object",
     required: &[("uri", Want::String), ("text", Want::String)],
-    optional: &[("mimeType", Want::String)],
+    optional: &[META, ("mimeType", Want::String)],
 };
 const BLOB_RESOURCE_CONTENTS: Shape = Shape {
     what: "a BlobResourceContents object",
     required: &[("uri", Want::String), ("blob", Want::String)],
-    optional: &[("mimeType", Want::String)],
+    optional: &[META, ("mimeType", Want::String)],
 };
 
 /// `TextResourceContents | BlobResourceContents` (`resources/read` results, embedded

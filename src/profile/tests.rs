@@ -4174,3 +4174,38 @@ fn case_variants_inside_checked_objects() {
         [(Rule::CaseVariantKey, AT + variant.find("\"TEXT").unwrap())]
     );
 }
+
+/// Trial, session 24 (reverse findings): the optional members of an embedded 2026
+/// `sampling/createMessage` (and `completion/complete` context, nested `_meta`) are typed as
+/// in a legacy top-level request, reported at the innermost value at fault.
+#[test]
+fn input_request_optional_members_typed() {
+    let v26 = Profile::V2026_07_28;
+    for (params, at) in [
+        (
+            r#"{"messages":[],"maxTokens":10,"includeContext":"bogus"}"#,
+            "\"bogus",
+        ),
+        (
+            r#"{"messages":[],"maxTokens":10,"modelPreferences":{"speedPriority":1.5}}"#,
+            "1.5",
+        ),
+        (
+            r#"{"messages":[{"role":"user","content":{"type":"text","text":"a","_meta":[]}}],"maxTokens":10}"#,
+            "[]}",
+        ),
+    ] {
+        let frame = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{{"k":{{"method":"sampling/createMessage","params":{params}}}}}}}}}"#
+        );
+        let mut v = Validator::new(v26, Direction::ServerToClient);
+        let got: Vec<(Rule, usize)> = judge(&mut v, None, frame.as_bytes())
+            .iter()
+            .map(|x| (x.rule, x.offset))
+            .collect();
+        assert_eq!(got, [(Rule::ParamType, frame.find(at).unwrap())], "{frame}");
+    }
+    let ok = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"k":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10,"includeContext":"none","tools":[{"name":"t","inputSchema":{"type":"object"}}],"toolChoice":{"mode":"required"}}}}}}"#;
+    let mut v = Validator::new(v26, Direction::ServerToClient);
+    assert_eq!(judge(&mut v, None, ok.as_bytes()), []);
+}

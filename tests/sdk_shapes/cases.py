@@ -147,6 +147,47 @@ for content, valid, why in [
 ]:
     res(L, "elicitation/create", "ElicitResult", valid, {"action": "accept", "content": content}, why)
 
+# Trial, session 24 (reverse findings): nested `_meta`, sampling's optional members,
+# completion context, stopReason, root URIs, Implementation description.
+for p in (L, N):
+    res(p, "tools/call", "CallToolResult", True, {"content": [dict(T, _meta={"k": 1})]}, "block _meta")
+    res(p, "tools/call", "CallToolResult", False, {"content": [dict(T, _meta=[])]}, "block _meta not an object")
+    res(p, "resources/read", "ReadResourceResult", False, {"contents": [{"uri": "u", "text": "t", "_meta": 1}]}, "contents _meta not an object")
+    res(p, "tools/list", "ListToolsResult", False, {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "_meta": "x"}]}, "tool _meta not an object")
+    res(p, "prompts/list", "ListPromptsResult", False, {"prompts": [{"name": "p", "_meta": []}]}, "prompt _meta not an object")
+sampling_ok = {"messages": [{"role": "user", "content": T, "_meta": {}}], "maxTokens": 5,
+               "systemPrompt": "s", "includeContext": "thisServer", "temperature": 0.7, "stopSequences": ["x"],
+               "metadata": {"a": 1}, "modelPreferences": {"hints": [{"name": "claude"}, {}], "costPriority": 0, "speedPriority": 1, "intelligencePriority": 0.5},
+               "tools": [{"name": "t", "inputSchema": {"type": "object"}}], "toolChoice": {"mode": "auto"}}
+par(L, "sampling/createMessage", "CreateMessageRequestParams", True, sampling_ok, "every optional member")
+for patch, why in [
+    ({"systemPrompt": 1}, "systemPrompt not a string"),
+    ({"includeContext": "bogus"}, "includeContext not an allowed value"),
+    ({"temperature": "hot"}, "temperature not a number"),
+    ({"stopSequences": [1]}, "stopSequences not strings"),
+    ({"metadata": []}, "metadata not an object"),
+    ({"modelPreferences": {"costPriority": 2}}, "priority above 1"),
+    ({"modelPreferences": {"hints": [{"name": 1}]}}, "hint name not a string"),
+    ({"tools": [{"name": "t"}]}, "tool without inputSchema"),
+    ({"toolChoice": {"mode": "always"}}, "toolChoice mode not an allowed value"),
+    ({"messages": [{"role": "user", "content": T, "_meta": 1}]}, "message _meta not an object"),
+]:
+    par(L, "sampling/createMessage", "CreateMessageRequestParams", False, dict(sampling_ok, **patch), why)
+res(L, "sampling/createMessage", "CreateMessageResult", True, {"role": "assistant", "model": "m", "content": T, "stopReason": "endTurn"})
+res(L, "sampling/createMessage", "CreateMessageResult", False, {"role": "assistant", "model": "m", "content": T, "stopReason": 1}, "stopReason not a string")
+comp = {"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": "v"}}
+par(L, "completion/complete", "CompleteRequestParams", True, dict(comp, context={"arguments": {"x": "1"}}), "context arguments")
+par(L, "completion/complete", "CompleteRequestParams", False, dict(comp, context={"arguments": {"x": 1}}), "context argument not a string")
+par(L, "completion/complete", "CompleteRequestParams", False, dict(comp, context=[]), "context not an object")
+res(L, "roots/list", "ListRootsResult", True, {"roots": [{"uri": "file:///home/a", "name": "a", "_meta": {}}]})
+res(L, "roots/list", "ListRootsResult", False, {"roots": [{"uri": "https://example.com/a"}]}, "root not a file:// URI")
+# The schemas say a root's URI "must start with file://" and the TypeScript SDK (1.32.2,
+# `z.string().startsWith('file://')`) refuses another; the Python SDK's wire model types it
+# `str`. mcpwire follows the schema and the stricter reader.
+cases[-1]["python_sdk"] = True
+cases[-1]["note"] += " (the TypeScript SDK refuses it; the Python SDK's wire model takes any string)"
+res(L, "initialize", "InitializeResult", False, dict(init, capabilities={}, serverInfo={"name": "s", "version": "1", "description": 5}), "description not a string")
+
 # 2026 requests: the client capabilities in `_meta` are typed as the legacy `initialize` ones.
 def call26(caps):
     return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "_meta": {
