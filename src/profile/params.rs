@@ -185,10 +185,33 @@ const CLIENT_CAPABILITIES: Shape = Shape {
     required: &[],
     optional: &[
         ("roots", Want::Shaped(&LIST_CHANGED_CAPABILITY)),
-        ("sampling", Want::Object),
-        ("elicitation", Want::Object),
+        ("sampling", Want::Shaped(&SAMPLING_CAPABILITY)),
+        ("elicitation", Want::Shaped(&ELICITATION_CAPABILITY)),
         ("experimental", Want::MapOf(&Want::Object)),
-        ("tasks", Want::Object),
+        ("tasks", Want::Shaped(&TASKS_CAPABILITY)),
+    ],
+};
+/// The client's `sampling` capability (2025-11-25 on: `context` and `tools` objects).
+const SAMPLING_CAPABILITY: Shape = Shape {
+    what: "a sampling capability object (context and tools: objects)",
+    required: &[],
+    optional: &[("context", Want::Object), ("tools", Want::Object)],
+};
+/// The client's `elicitation` capability (2025-11-25 on: `form` and `url` objects).
+const ELICITATION_CAPABILITY: Shape = Shape {
+    what: "an elicitation capability object (form and url: objects)",
+    required: &[],
+    optional: &[("form", Want::Object), ("url", Want::Object)],
+};
+/// A 2025-11-25 `tasks` capability (client or server): `list`, `cancel` and `requests`
+/// objects.
+pub(super) const TASKS_CAPABILITY: Shape = Shape {
+    what: "a tasks capability object (list, cancel and requests: objects)",
+    required: &[],
+    optional: &[
+        ("list", Want::Object),
+        ("cancel", Want::Object),
+        ("requests", Want::Object),
     ],
 };
 /// 2026-07-28 `ClientCapabilities` (`_meta["io.modelcontextprotocol/clientCapabilities"]`
@@ -199,8 +222,8 @@ pub(super) const CLIENT_CAPABILITIES_2026: Shape = Shape {
     required: &[],
     optional: &[
         ("roots", Want::Object),
-        ("sampling", Want::Object),
-        ("elicitation", Want::Object),
+        ("sampling", Want::Shaped(&SAMPLING_CAPABILITY)),
+        ("elicitation", Want::Shaped(&ELICITATION_CAPABILITY)),
         ("experimental", Want::MapOf(&Want::Object)),
     ],
 };

@@ -176,7 +176,7 @@ const SERVER_CAPABILITIES: Shape = Shape {
         ("prompts", Want::Shaped(&LIST_CHANGED_CAPABILITY)),
         ("resources", Want::Shaped(&RESOURCES_CAPABILITY)),
         ("tools", Want::Shaped(&LIST_CHANGED_CAPABILITY)),
-        ("tasks", Want::Object),
+        ("tasks", Want::Shaped(&params::TASKS_CAPABILITY)),
     ],
 };
 /// The server's `resources` capability.

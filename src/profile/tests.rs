@@ -2769,6 +2769,14 @@ fn result_members_required_per_answered_method() {
         answered_rules(v26, "server/discover", &c(r#""capabilities":{}"#)),
         [(missing, AT)]
     );
+    // An extension's settings are an object (trial, session 24), at the value.
+    let ext = c(
+        r#""supportedVersions":["2026-07-28"],"capabilities":{"extensions":{"com.example/a":{},"com.example/b":1}}"#,
+    );
+    assert_eq!(
+        answered_rules(v26, "server/discover", &ext),
+        [(Rule::ReservedMetaValue, AT + ext.find(":1}").unwrap() + 1)]
+    );
     assert_eq!(
         answered_rules(v26, "tools/call", r#"{"resultType":"complete"}"#),
         [(missing, AT)]

@@ -768,7 +768,8 @@ fn rpc_reserved(out: &mut Vec<Violation>, what: &str, method: &str, moff: usize)
 /// are extension identifiers, the `_meta` key grammar with a mandatory prefix
 /// (`com.example/name`; spec digest §4.1). A key that breaks it is `meta-key-grammar` at its
 /// opening quote, `extensions` not an object `reserved-meta-value` at its value (spec trial,
-/// session 22: `"bad key!"` and `"extensions":[]` passed).
+/// session 22: `"bad key!"` and `"extensions":[]` passed), and so is an extension's value
+/// that is not an object (trial, session 24).
 fn check_extension_ids(m: &Msg<'_>, caps: crate::Span, out: &mut Vec<Violation>) {
     let Some(ext) = m.member(caps, "extensions") else {
         return;
@@ -783,6 +784,16 @@ fn check_extension_ids(m: &Msg<'_>, caps: crate::Span, out: &mut Vec<Violation>)
         return;
     }
     for mem in crate::envelope::members(m.frame, ext) {
+        // Each extension's settings are an object (`{}` when it has none): the SDKs type
+        // `extensions` as a map of objects (trial, session 24: `"com.example/x":1` passed).
+        if m.kind_at(mem.value) != Some(Kind::Object) {
+            push(
+                out,
+                Rule::ReservedMetaValue,
+                mem.value.start(),
+                format!("extension {:?} settings are not an object", mem.key),
+            );
+        }
         if !matches!(meta::parse_key(&mem.key), Some((Some(_), _))) {
             push(
                 out,

@@ -197,6 +197,22 @@ for caps, why in [({"sampling": 5}, "sampling not an object"), ({"elicitation": 
                   ({"roots": "yes"}, "roots not an object"), ({"experimental": {"x": 1}}, "experimental capability not an object")]:
     msg(N, "CallToolRequest", False, call26(caps), why, rule="reserved-meta-value")
 
+# Capability sub-objects (2025-11-25 sampling, elicitation and tasks; 2026 the same in
+# `_meta`), and 2026 extension settings.
+par(L, "initialize", "InitializeRequestParams", True, dict(init_params, capabilities={
+    "sampling": {"context": {}, "tools": {}}, "elicitation": {"form": {}, "url": {}},
+    "tasks": {"list": {}, "cancel": {}, "requests": {"sampling": {"createMessage": {}}}}}), "every client capability")
+for caps, why in [({"sampling": {"tools": []}}, "sampling.tools not an object"),
+                  ({"elicitation": {"url": True}}, "elicitation.url not an object"),
+                  ({"tasks": {"list": 5}}, "tasks.list not an object")]:
+    par(L, "initialize", "InitializeRequestParams", False, dict(init_params, capabilities=caps), why)
+res(L, "initialize", "InitializeResult", False, dict(init, capabilities={"tasks": {"cancel": []}}), "server tasks.cancel not an object")
+msg(N, "CallToolRequest", True, call26({"extensions": {"com.example/x": {}}}), "extension settings")
+for caps, why in [({"sampling": {"context": 1}}, "sampling.context not an object"),
+                  ({"elicitation": {"form": []}}, "elicitation.form not an object"),
+                  ({"extensions": {"com.example/x": 1}}, "extension settings not an object")]:
+    msg(N, "CallToolRequest", False, call26(caps), why, rule="reserved-meta-value")
+
 # Whole notifications.
 msg(L, "CancelledNotification", False, {"jsonrpc": "2.0", "method": "notifications/cancelled"}, "cancelled without params")
 msg(L, "CancelledNotification", True, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {}}, "cancelled with empty params (2025-11-25 task form)")
