@@ -440,7 +440,8 @@ const LEGACY_OPTIONAL: &[(&str, &[(&str, Want)])] = &[(
 
 /// The MRTR retry members of `InputResponseRequestParams`, which `CallToolRequestParams`,
 /// `GetPromptRequestParams` and `ReadResourceRequestParams` extend (spec digest §3.1; 2026
-/// `schema.json`: `requestState` a string, `inputResponses` an `InputResponses` object).
+/// `schema.json`: `requestState` a string, `inputResponses` an `InputResponses` object, each
+/// value an [`InputResponse`](super::results::INPUT_RESPONSE)).
 /// Optional: checked only when present, 2026-07-28 only.
 const V2026_OPTIONAL: &[(&str, &[(&str, Want)])] = &[
     ("tools/call", MRTR_RETRY),
@@ -449,7 +450,10 @@ const V2026_OPTIONAL: &[(&str, &[(&str, Want)])] = &[
 ];
 const MRTR_RETRY: &[(&str, Want)] = &[
     ("requestState", Want::String),
-    ("inputResponses", Want::Object),
+    (
+        "inputResponses",
+        Want::MapOf(&Want::Union(&super::results::INPUT_RESPONSE)),
+    ),
 ];
 
 /// The required members of `method` under `rev` (`None`: the legacy union, or an era not yet

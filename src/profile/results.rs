@@ -186,6 +186,35 @@ const RESOURCES_CAPABILITY: Shape = Shape {
     optional: &[("subscribe", Want::Bool), ("listChanged", Want::Bool)],
 };
 
+/// A 2026-07-28 `InputResponse`: what a client hands back, in a retried request's
+/// `inputResponses`, for each `inputRequests` entry of an `input_required` result
+/// (`CreateMessageResult | ListRootsResult | ElicitResult`; `schema.json`, and the Python
+/// SDK's `InputResponses`). The union has no `type` member: a value holds it when it has
+/// the members of one of the three.
+pub(super) const INPUT_RESPONSE: params::Union = params::Union {
+    what: "an input response (a CreateMessageResult, ListRootsResult or ElicitResult object)",
+    shapes: &[&CREATE_MESSAGE_RESULT, &LIST_ROOTS_RESULT, &ELICIT_RESULT],
+};
+const CREATE_MESSAGE_RESULT: Shape = Shape {
+    what: "a CreateMessageResult object (role, content, model)",
+    required: &[
+        ("role", Want::OneOf(ROLES)),
+        ("content", Want::OneOrArray(&Want::Union(&SAMPLING_CONTENT))),
+        ("model", Want::String),
+    ],
+    optional: &[META, ("stopReason", Want::String)],
+};
+const LIST_ROOTS_RESULT: Shape = Shape {
+    what: "a ListRootsResult object (roots: Root objects)",
+    required: &[("roots", Want::ShapedArray(&ROOT))],
+    optional: &[META],
+};
+const ELICIT_RESULT: Shape = Shape {
+    what: "an ElicitResult object (action \"accept\", \"decline\" or \"cancel\")",
+    required: &[("action", Want::OneOf(&["accept", "decline", "cancel"]))],
+    optional: &[META, ("content", Want::MapOf(&Want::ElicitedValue))],
+};
+
 /// Members every revision that has the method requires in its result.
 const EVERY_REVISION: &[(&str, &[(&str, Want)])] = &[
     ("prompts/list", &[("prompts", Want::ShapedArray(&PROMPT))]),

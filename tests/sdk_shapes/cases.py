@@ -213,6 +213,23 @@ for caps, why in [({"sampling": {"context": 1}}, "sampling.context not an object
                   ({"extensions": {"com.example/x": 1}}, "extension settings not an object")]:
     msg(N, "CallToolRequest", False, call26(caps), why, rule="reserved-meta-value")
 
+# 2026 retried requests: each `inputResponses` value is a CreateMessageResult, a
+# ListRootsResult or an ElicitResult.
+def retry26(responses):
+    m = call26({})
+    m["params"].update(requestState="s", inputResponses=responses)
+    return m
+msg(N, "CallToolRequest", True, retry26({
+    "e": {"action": "accept", "content": {"name": "x", "n": 1, "tags": ["a"]}},
+    "r": {"roots": [{"uri": "file:///a", "name": "a"}]},
+    "s": {"role": "assistant", "model": "m", "content": [T], "stopReason": "endTurn"}}), "one response of each kind")
+for responses, why in [({"k": {}}, "an empty response"), ({"k": {"action": "maybe"}}, "action not an allowed value"),
+                       ({"k": {"roots": [{"uri": 1}]}}, "root uri not a string"),
+                       ({"k": {"role": "assistant", "model": "m", "content": {"type": "text"}}}, "sampling content without text"),
+                       ({"k": 5}, "a response that is not an object"),
+                       ({"k": {"action": "accept", "content": {"a": {"b": 1}}}}, "elicited value an object")]:
+    msg(N, "CallToolRequest", False, retry26(responses), why, rule="param-type")
+
 # Whole notifications.
 msg(L, "CancelledNotification", False, {"jsonrpc": "2.0", "method": "notifications/cancelled"}, "cancelled without params")
 msg(L, "CancelledNotification", True, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {}}, "cancelled with empty params (2025-11-25 task form)")
