@@ -553,7 +553,20 @@ pub(super) fn check(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>
     } else {
         LEGACY_OPTIONAL
     };
-    for (_, optional) in OPTIONAL.iter().chain(modern).filter(|(n, _)| *n == method) {
+    check_optional(m, method, OPTIONAL.iter().chain(modern), params, out);
+}
+
+/// Type-checks the optional members `tables` list for `method` that the object `params`
+/// holds ([`Rule::ParamType`] at the value; absence is not judged). Shared by [`check`] and
+/// [`check_input_request`].
+fn check_optional<'t>(
+    m: &Msg<'_>,
+    method: &str,
+    tables: impl Iterator<Item = &'t (&'static str, &'static [(&'static str, Want)])>,
+    params: crate::Span,
+    out: &mut Vec<Violation>,
+) {
+    for (_, optional) in tables.filter(|(n, _)| *n == method) {
         for &(key, want) in *optional {
             if let Some(v) = m.member(params, key) {
                 check_type(m, method, key, want, v, out);
@@ -582,13 +595,8 @@ pub(super) fn check_input_request(
     if method == "elicitation/create" {
         check_elicitation_mode(m, Some(Revision::V2026_07_28), params, at, out);
     }
-    let Some(params) = params else { return };
-    for (_, optional) in OPTIONAL.iter().filter(|(n, _)| *n == method) {
-        for &(key, want) in *optional {
-            if let Some(v) = m.member(params, key) {
-                check_type(m, method, key, want, v, out);
-            }
-        }
+    if let Some(params) = params {
+        check_optional(m, method, OPTIONAL.iter(), params, out);
     }
 }
 
