@@ -686,7 +686,20 @@ impl<'f> KeySet<'f> {
         (&self.frame[start..end], self.escaped >> i & 1 == 1)
     }
     /// Adds `k`; false when an equal key was already there.
+    #[inline]
     fn insert(&mut self, k: StrTok) -> bool {
+        // The first key of an object cannot be a duplicate (most `_meta` objects hold one
+        // or two keys): no call for it.
+        if self.n == 0 && self.big.is_none() {
+            self.small[0] = k.start as u64 | (k.end as u64) << 32;
+            self.escaped = u16::from(k.escaped);
+            self.n = 1;
+            return true;
+        }
+        self.insert_more(k)
+    }
+    /// [`KeySet::insert`] once the set holds a key.
+    fn insert_more(&mut self, k: StrTok) -> bool {
         let frame = self.frame;
         if let Some(big) = &mut self.big {
             return big.insert(decode_bytes(&frame[k.start..k.end], k.escaped));
