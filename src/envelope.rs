@@ -60,7 +60,7 @@ use bytes::Bytes;
 use crate::error::{Error, ErrorKind};
 use crate::scan::Backend;
 use crate::scan::cursor::{Cursor, StrTok};
-use crate::scan::text::{find_quote_or_backslash, token_text};
+use crate::scan::text::{find_quote_or_backslash, literal_text, token_text};
 
 /// A byte range `start..end` in a frame (bytes, `start <= end`).
 ///
@@ -1581,6 +1581,17 @@ impl<'f> Envelope<'f> {
     }
     /// `jsonrpc`, when it is a string.
     pub fn jsonrpc(&self) -> Option<JsonStr<'f>> {
+        // Every valid frame holds `"2.0"` here: one 5-byte compare of the frame's own bytes
+        // instead of the text check (which decides every other value).
+        if let Some(raw) = self
+            .bytes(self.spans.jsonrpc.get())
+            .and_then(|b| literal_text(b.get(1..4)?, "2.0").filter(|_| b.len() == 5))
+        {
+            return Some(JsonStr {
+                raw,
+                escaped: false,
+            });
+        }
         self.json_str(self.spans.jsonrpc.get())
     }
     /// `method`, when it is a string.

@@ -1233,3 +1233,36 @@ fn params_value_numbers_read_as_serde_json_does() {
         assert_eq!(v.get("v").and_then(|s| s.as_str()), Some("-0"));
     }
 }
+
+/// `Envelope::jsonrpc` answers a plain `"2.0"` from a 5-byte compare and every other value
+/// from the text check: both must read the frame's own bytes, including spans paired with
+/// another frame (`Envelope::from_parts`).
+#[test]
+fn jsonrpc_accessor_fast_path_reads_the_frame_bytes() {
+    let frame: &[u8] = br#"{"jsonrpc":"2.0","method":"m"}"#;
+    let plain = ok(frame);
+    let s = plain.jsonrpc().unwrap();
+    assert_eq!(
+        (s.raw(), s.has_escapes(), &*s.decode()),
+        ("2.0", false, "2.0")
+    );
+    // Zero-copy: the text is the frame's own bytes, at the value's offset.
+    assert_eq!(s.raw().as_ptr(), frame[12..].as_ptr());
+    let escaped = ok(br#"{"jsonrpc":"2\u002e0","method":"m"}"#);
+    let s = escaped.jsonrpc().unwrap();
+    assert_eq!(
+        (s.raw(), s.has_escapes(), &*s.decode()),
+        ("2\\u002e0", true, "2.0")
+    );
+    assert_eq!(escaped.shape(), Shape::Notification);
+    // The same spans on a frame holding other bytes there: those bytes, never "2.0".
+    let other: &[u8] = br#"{"jsonrpc":"2.1","method":"m"}"#;
+    let paired = Envelope::from_parts(other, plain.spans());
+    assert_eq!(paired.jsonrpc().unwrap().raw(), "2.1");
+    let short: &[u8] = br#"{"jsonrpc":"#;
+    assert!(
+        Envelope::from_parts(short, plain.spans())
+            .jsonrpc()
+            .is_none()
+    );
+}

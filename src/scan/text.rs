@@ -4,6 +4,18 @@
 
 use super::cursor::{HIGH, ONES, zero_bytes};
 
+/// `raw` as `&str` (the same bytes, borrowed from the frame) when it equals `literal`; a
+/// compare in place of [`token_text`]'s pass for a value that is almost always one literal
+/// (`"2.0"`).
+#[inline]
+pub(crate) fn literal_text<'a>(raw: &'a [u8], literal: &'static str) -> Option<&'a str> {
+    if raw != literal.as_bytes() {
+        return None;
+    }
+    // SAFETY: `raw` holds the same bytes as `literal`, a `&str`, so it is valid UTF-8.
+    Some(unsafe { std::str::from_utf8_unchecked(raw) })
+}
+
 /// The raw text `raw` (between a string token's quotes) as `&str`, and whether it holds a
 /// backslash (an escape, for text the walk validated). `None` when `raw` is not valid UTF-8.
 ///
