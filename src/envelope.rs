@@ -416,6 +416,13 @@ impl Slot {
             None => Slot::NONE,
         }
     }
+    /// The first byte of the slot's value in `frame`; `None` for an empty slot, whose start
+    /// (`u32::MAX`) is past the end of every frame the walk accepts (at most `u32::MAX`
+    /// bytes). Only for such frames: [`classify`] runs on them alone.
+    #[inline]
+    fn first_byte(self, frame: &[u8]) -> Option<u8> {
+        frame.get(self.start as usize).copied()
+    }
     #[inline]
     fn get(self) -> Option<Span> {
         (self.start != u32::MAX).then_some(Span {
@@ -1288,7 +1295,7 @@ fn id_form(raw: &[u8]) -> IdForm {
 
 /// Sets `spans.shape` and `spans.invalid` (JSON-RPC 2.0 §4–5; spec digest §2.4).
 fn classify(frame: &[u8], spans: &mut Spans) {
-    let first = |s: Option<Span>| s.and_then(|s| frame.get(s.start()).copied());
+    let first = |s: Slot| s.first_byte(frame);
     let at = |s: Option<Span>| s.map_or(spans.root.start(), |s| s.start());
     let (shape, why): (Shape, Option<(ErrorKind, usize)>) = 'c: {
         match frame.get(spans.root.start()) {
@@ -1325,15 +1332,15 @@ fn classify(frame: &[u8], spans: &mut Spans) {
         }
         let id = spans.id.get().map(|s| id_form(s.slice(frame)));
         for (s, kind) in [
-            (spans.params_meta.get(), ErrorKind::MetaNotObject),
-            (spans.result_meta.get(), ErrorKind::ResultMetaNotObject),
+            (spans.params_meta, ErrorKind::MetaNotObject),
+            (spans.result_meta, ErrorKind::ResultMetaNotObject),
         ] {
-            if s.is_some() && first(s) != Some(b'{') {
-                break 'c (Shape::Invalid, Some((kind, at(s))));
+            if s.start != u32::MAX && first(s) != Some(b'{') {
+                break 'c (Shape::Invalid, Some((kind, at(s.get()))));
             }
         }
         if spans.method.get().is_some() {
-            if first(spans.method.get()) != Some(b'"') {
+            if first(spans.method) != Some(b'"') {
                 break 'c (
                     Shape::Invalid,
                     Some((ErrorKind::MethodNotString, at(spans.method.get()))),
@@ -1343,7 +1350,7 @@ fn classify(frame: &[u8], spans: &mut Spans) {
                 let s = spans.result.get().or(spans.error.get());
                 break 'c (Shape::Invalid, Some((ErrorKind::MethodWithResponse, at(s))));
             }
-            if spans.params.get().is_some() && first(spans.params.get()) != Some(b'{') {
+            if spans.params.get().is_some() && first(spans.params) != Some(b'{') {
                 break 'c (
                     Shape::Invalid,
                     Some((ErrorKind::ParamsNotObject, at(spans.params.get()))),
@@ -1376,7 +1383,7 @@ fn classify(frame: &[u8], spans: &mut Spans) {
                     Shape::Invalid,
                     Some((ErrorKind::InvalidId, at(spans.id.get()))),
                 ),
-                _ if first(spans.result.get()) != Some(b'{') => (
+                _ if first(spans.result) != Some(b'{') => (
                     Shape::Invalid,
                     Some((ErrorKind::ResultNotObject, at(spans.result.get()))),
                 ),
@@ -1387,11 +1394,11 @@ fn classify(frame: &[u8], spans: &mut Spans) {
                     .error_code
                     .get()
                     .is_some_and(|s| plain_int(s.slice(frame)).is_some() || is_i64(s.slice(frame)));
-                let msg_ok = first(spans.error_message.get()) == Some(b'"');
-                if first(spans.error.get()) != Some(b'{') || !code_ok || !msg_ok {
+                let msg_ok = first(spans.error_message) == Some(b'"');
+                if first(spans.error) != Some(b'{') || !code_ok || !msg_ok {
                     // At the member that is wrong, when it is there (spec trial, session 22:
                     // always the `error` object's start); at the object when it is missing.
-                    let bad = match (first(spans.error.get()) == Some(b'{'), code_ok) {
+                    let bad = match (first(spans.error) == Some(b'{'), code_ok) {
                         (false, _) => None,
                         (true, false) => spans.error_code.get(),
                         (true, true) => spans.error_message.get(),
