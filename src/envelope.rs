@@ -1589,10 +1589,10 @@ impl<'f> Envelope<'f> {
     /// `jsonrpc`, when it is a string.
     pub fn jsonrpc(&self) -> Option<JsonStr<'f>> {
         // Every valid frame holds `"2.0"` here: one 5-byte compare of the frame's own bytes
-        // instead of the text check (which decides every other value).
-        if let Some(raw) = self
-            .bytes(self.spans.jsonrpc.get())
-            .and_then(|b| literal_text(b.get(1..4)?, "2.0").filter(|_| b.len() == 5))
+        // (quotes included) instead of the text check, which decides every other value.
+        if let Some(b) = self.bytes(self.spans.jsonrpc.get())
+            && b == br#""2.0""#
+            && let Some(raw) = literal_text(&b[1..4], "2.0")
         {
             return Some(JsonStr {
                 raw,

@@ -1259,6 +1259,24 @@ fn jsonrpc_accessor_fast_path_reads_the_frame_bytes() {
     let other: &[u8] = br#"{"jsonrpc":"2.1","method":"m"}"#;
     let paired = Envelope::from_parts(other, plain.spans());
     assert_eq!(paired.jsonrpc().unwrap().raw(), "2.1");
+    // Five bytes with `2.0` inside that are not the string "2.0": a number, an array, and
+    // (paired) bytes that are no token at all. The old accessor read the first two as
+    // `None` and the third too; a fast path comparing only the middle read them as "2.0".
+    for f in [
+        &br#"{"jsonrpc":12.05,"method":"m"}"#[..],
+        br#"{"jsonrpc":[2.0],"method":"m"}"#,
+    ] {
+        let e = ok(f);
+        assert_eq!(e.jsonrpc_span().map(|s| s.len()), Some(5));
+        assert!(e.jsonrpc().is_none(), "{}", String::from_utf8_lossy(f));
+        assert_eq!(e.shape(), Shape::Invalid);
+    }
+    let not_a_token: &[u8] = br#"{"jsonrpc":x2.0y,"method":"m"}"#;
+    assert!(
+        Envelope::from_parts(not_a_token, plain.spans())
+            .jsonrpc()
+            .is_none()
+    );
     let short: &[u8] = br#"{"jsonrpc":"#;
     assert!(
         Envelope::from_parts(short, plain.spans())
