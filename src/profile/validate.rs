@@ -5,6 +5,7 @@ use super::methods::{self, Lookup};
 use super::msg::{self, Kind, Msg};
 use super::params::{self, CLIENT_CAPABILITIES_2026, Want};
 use super::results;
+use super::shapes::ICONS;
 use super::tracker::{self, RequestId, Response, Tracker};
 use super::{BatchElement, Direction, Era, Profile, Revision, Rule, Tracked, Validator, Violation};
 use crate::envelope::Shape;
@@ -27,8 +28,8 @@ const INPUT_REQUEST_METHODS: &[&str] =
     &["elicitation/create", "sampling/createMessage", "roots/list"];
 /// The optional members of an `Implementation` (`clientInfo` / `serverInfo` `_meta` values)
 /// and the JSON type each must have when present (2026 `schema.json` `Implementation`:
-/// `title`, `description`, `websiteUrl` strings, `icons` an array of `Icon`; the icons
-/// themselves are not judged).
+/// `title`, `description`, `websiteUrl` strings, `icons` an array of `Icon`, each icon then
+/// checked as [`ICONS`] says).
 const IMPLEMENTATION_OPTIONAL: &[(&str, Kind, &str)] = &[
     ("title", Kind::String, "a string"),
     ("description", Kind::String, "a string"),
@@ -1289,6 +1290,22 @@ fn check_meta_keys(m: &Msg<'_>, rev: Option<Revision>, out: &mut Vec<Violation>)
                                 format!("{key:?}.{member} is not {what}"),
                             );
                         }
+                    }
+                    // The icons themselves, as `initialize`'s `clientInfo` has them (the
+                    // Python SDK's 2026 models refuse an icon without a string `src`).
+                    if let Some(v) = m.member(mem.value, "icons")
+                        && m.kind_at(v) == Some(Kind::Array)
+                        && !params::holds(m, ICONS, v)
+                    {
+                        push(
+                            out,
+                            Rule::ReservedMetaValue,
+                            v.start(),
+                            format!(
+                                "{key:?}.icons is not an array of Icon objects (src string; \
+                                 mimeType string, sizes strings, theme \"light\" or \"dark\")"
+                            ),
+                        );
                     }
                 }
                 continue;

@@ -197,6 +197,17 @@ for caps, why in [({"sampling": 5}, "sampling not an object"), ({"elicitation": 
                   ({"roots": "yes"}, "roots not an object"), ({"experimental": {"x": 1}}, "experimental capability not an object")]:
     msg(N, "CallToolRequest", False, call26(caps), why, rule="reserved-meta-value")
 
+# 2026 requests: `_meta` clientInfo is an Implementation, icons included.
+def info26(info):
+    m = call26({})
+    m["params"]["_meta"]["io.modelcontextprotocol/clientInfo"] = info
+    return m
+msg(N, "CallToolRequest", True, info26({"name": "c", "version": "1", "icons": [
+    {"src": "https://x/i.png", "mimeType": "image/png", "sizes": ["48x48"], "theme": "light"}]}), "clientInfo with icons")
+for icons, why in [([{"mimeType": "image/png"}], "icon without src"), ([{"src": 5}], "icon src not a string"),
+                   ([{"src": "a", "theme": "blue"}], "icon theme not light or dark"), (["a"], "icon not an object")]:
+    msg(N, "CallToolRequest", False, info26({"name": "c", "version": "1", "icons": icons}), why, rule="reserved-meta-value")
+
 # Capability sub-objects (2025-11-25 sampling, elicitation and tasks; 2026 the same in
 # `_meta`), and 2026 extension settings.
 par(L, "initialize", "InitializeRequestParams", True, dict(init_params, capabilities={
