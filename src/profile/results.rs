@@ -32,7 +32,7 @@ pub(super) const TOOL: Shape = Shape {
         ("title", Want::String),
         ("description", Want::String),
         ("annotations", Want::Shaped(&TOOL_ANNOTATIONS)),
-        ("outputSchema", Want::Object),
+        ("outputSchema", Want::Shaped(&OUTPUT_SCHEMA)),
         ("icons", ICONS),
     ],
 };
@@ -58,18 +58,30 @@ const TOOL_LEGACY: Shape = Shape {
 /// `Tool.inputSchema`: a JSON Schema whose `type` is `"object"` (every revision; the SDKs'
 /// models require the member).
 const INPUT_SCHEMA: Shape = Shape {
-    what: "an input schema object with type \"object\"",
+    what: "an input schema object with type \"object\" ($schema a string)",
     required: &[("type", Want::OneOf(&["object"]))],
-    optional: &[],
+    optional: &[SCHEMA_DIALECT],
 };
-/// The legacy revisions' `inputSchema` / `outputSchema`: `properties` an object, `required`
-/// an array of strings.
+/// `Tool.outputSchema` under 2026-07-28: any JSON Schema object, its `$schema` a string.
+const OUTPUT_SCHEMA: Shape = Shape {
+    what: "an output schema object ($schema a string)",
+    required: &[],
+    optional: &[SCHEMA_DIALECT],
+};
+/// A schema's `$schema` dialect URI: a string (the SDKs' models of 2025-11-25 and
+/// 2026-07-28 refuse any other value).
+const SCHEMA_DIALECT: (&str, Want) = ("$schema", Want::String);
+/// The legacy revisions' `inputSchema` / `outputSchema`: `properties` an object of objects,
+/// `required` an array of strings, `$schema` a string (2025-11-25 `schema.ts`; the SDK reads
+/// every legacy revision with those models).
 const INPUT_SCHEMA_LEGACY: Shape = Shape {
-    what: "a schema object with type \"object\" (properties an object, required strings)",
+    what: "a schema object with type \"object\" (properties an object of objects, required \
+           strings, $schema a string)",
     required: &[("type", Want::OneOf(&["object"]))],
     optional: &[
-        ("properties", Want::Object),
+        ("properties", Want::MapOf(&Want::Object)),
         ("required", Want::StringArray),
+        SCHEMA_DIALECT,
     ],
 };
 /// `ToolAnnotations`.

@@ -82,6 +82,13 @@ for p in (L, N):
 res(L, "tools/list", "ListToolsResult", False, {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "string"}}]}, "legacy outputSchema type not object")
 res(N, "tools/list", "ListToolsResult", True, {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "string"}}]}, "2026 outputSchema any schema")
 res(L, "tools/list", "ListToolsResult", False, {"tools": [{"name": "t", "inputSchema": {"type": "object", "required": "a"}}]}, "legacy inputSchema required not strings")
+# `$schema` is a string in both eras; legacy `properties` values are objects, 2026 ones any.
+for p in (L, N):
+    res(p, "tools/list", "ListToolsResult", True, {"tools": [{"name": "t", "inputSchema": {"type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema"}, "outputSchema": {"type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema"}}]}, "$schema strings")
+    res(p, "tools/list", "ListToolsResult", False, {"tools": [{"name": "t", "inputSchema": {"type": "object", "$schema": 5}}]}, "inputSchema $schema not a string")
+    res(p, "tools/list", "ListToolsResult", False, {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "$schema": 5}}]}, "outputSchema $schema not a string")
+res(L, "tools/list", "ListToolsResult", False, {"tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {"a": 5}}}]}, "legacy inputSchema property not an object")
+res(N, "tools/list", "ListToolsResult", True, {"tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {"a": 5}}}]}, "2026 inputSchema property any value")
 res(L, "tools/list", "ListToolsResult", False, {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "always"}}]}, "taskSupport not an allowed value")
 
 # Legacy results of server requests and initialize.
