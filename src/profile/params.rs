@@ -6,7 +6,9 @@
 //! already validated, one pass over its members per checked request or notification.
 
 use super::msg::{Kind, Msg};
-use super::shapes::{ICONS, LIST_CHANGED_CAPABILITY, META, SAMPLING_CONTENT};
+use super::shapes::{
+    ICONS, LIST_CHANGED_CAPABILITY, META, SAMPLING_CONTENT, SAMPLING_CONTENT_LEGACY,
+};
 use super::{Revision, Rule, Violation};
 
 /// The members an object must have: each `required` member present (its first copy holding
@@ -166,6 +168,15 @@ const SAMPLING: (&str, &[(&str, Want)]) = (
         ("maxTokens", Want::Integer),
     ],
 );
+/// [`SAMPLING`] as a legacy server request: its messages hold legacy sampling content
+/// ([`SAMPLING_CONTENT_LEGACY`]).
+const SAMPLING_LEGACY: (&str, &[(&str, Want)]) = (
+    "sampling/createMessage",
+    &[
+        ("messages", Want::ShapedArray(&SAMPLING_MESSAGE_LEGACY)),
+        ("maxTokens", Want::Integer),
+    ],
+);
 
 /// `Implementation` (`clientInfo`, `serverInfo`; every revision).
 pub(super) const IMPLEMENTATION: Shape = Shape {
@@ -230,14 +241,27 @@ pub(super) const CLIENT_CAPABILITIES_2026: Shape = Shape {
 /// `SamplingMessage`: a role and content (a sampling content block, or since 2025-11-25 an
 /// array of them; the Python SDK client reads arrays in every legacy revision).
 const SAMPLING_MESSAGE: Shape = Shape {
-    what: "a SamplingMessage object (role \"user\" or \"assistant\", content a sampling \
-           content block or an array of them)",
+    what: SAMPLING_MESSAGE_WHAT,
     required: &[
         ("role", Want::OneOf(ROLES)),
         ("content", Want::OneOrArray(&Want::Union(&SAMPLING_CONTENT))),
     ],
     optional: &[META],
 };
+/// [`SAMPLING_MESSAGE`] in the legacy revisions.
+const SAMPLING_MESSAGE_LEGACY: Shape = Shape {
+    what: SAMPLING_MESSAGE_WHAT,
+    required: &[
+        ("role", Want::OneOf(ROLES)),
+        (
+            "content",
+            Want::OneOrArray(&Want::Union(&SAMPLING_CONTENT_LEGACY)),
+        ),
+    ],
+    optional: &[META],
+};
+const SAMPLING_MESSAGE_WHAT: &str = "a SamplingMessage object (role \"user\" or \"assistant\", \
+                                     content a sampling content block or an array of them)";
 /// `Role`.
 pub(super) const ROLES: &[&str] = &["user", "assistant"];
 /// `PromptReference | ResourceTemplateReference` (`ResourceReference` in 2024-11-05): a
@@ -321,7 +345,7 @@ const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
             ("progress", Want::Number),
         ],
     ),
-    SAMPLING,
+    SAMPLING_LEGACY,
     ELICITATION,
     (
         "notifications/elicitation/complete",

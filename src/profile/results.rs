@@ -15,7 +15,7 @@ use super::msg::Msg;
 use super::params::{self, IMPLEMENTATION, ROLES, Shape, Want, members_by_era};
 use super::shapes::{
     ANNOTATIONS, CONTENT_BLOCK, ICONS, LIST_CHANGED_CAPABILITY, META, RESOURCE_CONTENTS,
-    SAMPLING_CONTENT,
+    SAMPLING_CONTENT, SAMPLING_CONTENT_LEGACY,
 };
 use super::{Revision, Rule, Violation};
 
@@ -272,7 +272,10 @@ const LEGACY_ONLY: &[(&str, &[(&str, Want)])] = &[
         "sampling/createMessage",
         &[
             ("role", Want::OneOf(ROLES)),
-            ("content", Want::OneOrArray(&Want::Union(&SAMPLING_CONTENT))),
+            (
+                "content",
+                Want::OneOrArray(&Want::Union(&SAMPLING_CONTENT_LEGACY)),
+            ),
             ("model", Want::String),
         ],
     ),

@@ -103,16 +103,29 @@ const TOOL_USE_CONTENT: Shape = Shape {
     ],
     optional: &[META],
 };
-/// 2025-11-25 and 2026-07-28 sampling: a tool call's outcome handed back to the model.
+/// 2025-11-25 and 2026-07-28 sampling: a tool call's outcome handed back to the model
+/// (2026-07-28: `structuredContent` may be any JSON value).
 const TOOL_RESULT_CONTENT: Shape = Shape {
     what: "a ToolResultContent object",
-    required: &[
-        ("type", Want::OneOf(&["tool_result"])),
-        ("toolUseId", Want::String),
-        ("content", Want::ArrayOf(&Want::Union(&CONTENT_BLOCK))),
-    ],
+    required: TOOL_RESULT_REQUIRED,
     optional: &[META, ("isError", Want::Bool)],
 };
+/// [`TOOL_RESULT_CONTENT`] in the legacy revisions: `structuredContent` is an object
+/// (2025-11-25 `schema.ts`; the Python SDK refuses another value).
+const TOOL_RESULT_CONTENT_LEGACY: Shape = Shape {
+    what: "a ToolResultContent object (structuredContent an object)",
+    required: TOOL_RESULT_REQUIRED,
+    optional: &[
+        META,
+        ("isError", Want::Bool),
+        ("structuredContent", Want::Object),
+    ],
+};
+const TOOL_RESULT_REQUIRED: &[(&str, Want)] = &[
+    ("type", Want::OneOf(&["tool_result"])),
+    ("toolUseId", Want::String),
+    ("content", Want::ArrayOf(&Want::Union(&CONTENT_BLOCK))),
+];
 
 /// `ContentBlock`: what `tools/call` results and prompt messages carry.
 pub(super) const CONTENT_BLOCK: Union = Union {
@@ -127,10 +140,9 @@ pub(super) const CONTENT_BLOCK: Union = Union {
     ],
 };
 
-/// `SamplingMessageContentBlock`: what sampling messages and results carry.
+/// `SamplingMessageContentBlock`: what sampling messages and results carry (2026-07-28).
 pub(super) const SAMPLING_CONTENT: Union = Union {
-    what: "a sampling content block (type \"text\", \"image\", \"audio\", \"tool_use\" or \
-           \"tool_result\", with the members of its type)",
+    what: SAMPLING_CONTENT_WHAT,
     shapes: &[
         &TEXT_CONTENT,
         &IMAGE_CONTENT,
@@ -139,6 +151,20 @@ pub(super) const SAMPLING_CONTENT: Union = Union {
         &TOOL_RESULT_CONTENT,
     ],
 };
+/// [`SAMPLING_CONTENT`] in the legacy revisions ([`TOOL_RESULT_CONTENT_LEGACY`]).
+pub(super) const SAMPLING_CONTENT_LEGACY: Union = Union {
+    what: SAMPLING_CONTENT_WHAT,
+    shapes: &[
+        &TEXT_CONTENT,
+        &IMAGE_CONTENT,
+        &AUDIO_CONTENT,
+        &TOOL_USE_CONTENT,
+        &TOOL_RESULT_CONTENT_LEGACY,
+    ],
+};
+const SAMPLING_CONTENT_WHAT: &str = "a sampling content block (type \"text\", \"image\", \
+                                     \"audio\", \"tool_use\" or \"tool_result\", with the \
+                                     members of its type)";
 
 const TEXT_RESOURCE_CONTENTS: Shape = Shape {
     what: "a TextResourceContents object",

@@ -181,6 +181,13 @@ for patch, why in [
 ]:
     par(L, "sampling/createMessage", "CreateMessageRequestParams", False, dict(sampling_ok, **patch), why)
 res(L, "sampling/createMessage", "CreateMessageResult", True, {"role": "assistant", "model": "m", "content": T, "stopReason": "endTurn"})
+# A tool result handed back to the model: its `structuredContent` is an object in the legacy
+# revisions, any value in 2026-07-28 (inside `inputRequests` there).
+for sc, valid in [({"a": 1}, True), ([1, 2], False), (5, False)]:
+    block = {"type": "tool_result", "toolUseId": "u", "content": [T], "structuredContent": sc}
+    why = "legacy tool_result structuredContent " + ("an object" if valid else "not an object")
+    par(L, "sampling/createMessage", "CreateMessageRequestParams", valid, {"messages": [{"role": "user", "content": [block]}], "maxTokens": 10}, why)
+    res(L, "sampling/createMessage", "CreateMessageResult", valid, {"role": "user", "model": "m", "content": [block]}, why)
 res(L, "sampling/createMessage", "CreateMessageResult", False, {"role": "assistant", "model": "m", "content": T, "stopReason": 1}, "stopReason not a string")
 comp = {"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": "v"}}
 par(L, "completion/complete", "CompleteRequestParams", True, dict(comp, context={"arguments": {"x": "1"}}), "context arguments")
@@ -247,6 +254,10 @@ for responses, why in [({"k": {}}, "an empty response"), ({"k": {"action": "mayb
                        ({"k": 5}, "a response that is not an object"),
                        ({"k": {"action": "accept", "content": {"a": {"b": 1}}}}, "elicited value an object")]:
     msg(N, "CallToolRequest", False, retry26(responses), why, rule="param-type")
+
+msg(N, "CallToolRequest", True, retry26({"s": {"role": "user", "model": "m", "content": [
+    {"type": "tool_result", "toolUseId": "u", "content": [T], "structuredContent": [1, 2]}]}}),
+    "2026 tool_result structuredContent any value")
 
 # Whole notifications.
 msg(L, "CancelledNotification", False, {"jsonrpc": "2.0", "method": "notifications/cancelled"}, "cancelled without params")
