@@ -934,7 +934,8 @@ fn locate(m: &Msg<'_>, want: Want, v: crate::Span, path: &mut String) -> Fault {
         Want::MapOf(inner) if kind == Some(Kind::Object) => {
             match crate::envelope::members(m.frame, v).find(|mb| !quiet(*inner, mb.value)) {
                 Some(mb) => {
-                    path.push_str(&format!(".{}", mb.key));
+                    // The key is the sender's text: cut, as every echoed token is.
+                    path.push_str(&format!(".{}", super::validate::cut(mb.key.as_bytes())));
                     locate(m, *inner, mb.value, path)
                 }
                 None => leaf(),
@@ -1004,7 +1005,7 @@ fn locate_in_shape(
             },
         };
         if !holds_noting(m, checked, mb.value, false) {
-            path.push_str(&format!(".{}", mb.key));
+            path.push_str(&format!(".{}", super::validate::cut(mb.key.as_bytes())));
             return Some(locate(m, checked, mb.value, path));
         }
     }

@@ -2708,6 +2708,19 @@ fn result_members_required_per_answered_method() {
             "{method}: {bad}: {message:?}"
         );
     }
+    // A map key in the path is the sender's text: cut to 200 bytes like every echoed token
+    // (session 24 review: a 100 KB key went into the message whole).
+    let key = "k".repeat(100_000);
+    let bad = format!(
+        r#"{{"protocolVersion":"2025-06-18","capabilities":{{"experimental":{{"{key}":1}}}},"serverInfo":{{"name":"s","version":"1"}}}}"#
+    );
+    let message = answered_messages(v0618, "initialize", &bad);
+    let want = format!(r#""capabilities".experimental.{}…"#, &key[..200]);
+    assert!(
+        message.len() == 1 && message[0].contains(&want) && message[0].len() < 600,
+        "{:?}",
+        message.iter().map(|m| m.len()).collect::<Vec<_>>()
+    );
     // One finding per missing member.
     assert_eq!(
         answered_rules(v0618, "initialize", r#"{"capabilities":{}}"#),

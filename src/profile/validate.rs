@@ -245,7 +245,7 @@ pub(crate) fn check(
 
 /// `raw` as text for a message, cut to 200 bytes (at a character boundary, with `…`): a
 /// token of megabytes must not make a record of megabytes per message (re-trial, session 23).
-fn cut(raw: &[u8]) -> String {
+pub(super) fn cut(raw: &[u8]) -> String {
     let text = String::from_utf8_lossy(raw);
     if text.len() <= 200 {
         return text.into_owned();
