@@ -1335,7 +1335,7 @@ fn classify(frame: &[u8], spans: &mut Spans) {
             (spans.params_meta, ErrorKind::MetaNotObject),
             (spans.result_meta, ErrorKind::ResultMetaNotObject),
         ] {
-            if s.start != u32::MAX && first(s) != Some(b'{') {
+            if s.get().is_some() && first(s) != Some(b'{') {
                 break 'c (Shape::Invalid, Some((kind, at(s.get()))));
             }
         }
@@ -1590,6 +1590,8 @@ impl<'f> Envelope<'f> {
     pub fn jsonrpc(&self) -> Option<JsonStr<'f>> {
         // Every valid frame holds `"2.0"` here: one 5-byte compare of the frame's own bytes
         // (quotes included) instead of the text check, which decides every other value.
+        // `literal_text` compares the middle three again: passing it the whole token
+        // instead measured 12 Ir more per small message (callgrind, session 25 review).
         if let Some(b) = self.bytes(self.spans.jsonrpc.get())
             && b == br#""2.0""#
             && let Some(raw) = literal_text(&b[1..4], "2.0")
