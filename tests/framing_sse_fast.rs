@@ -644,3 +644,47 @@ fn id_line_limit_boundary_through_the_fast_path() {
         }
     }
 }
+
+/// `id:` values of every length from 0 to 24 bytes (the short-id step reads lines of up to
+/// 20 bytes, so values of 15 and 16 bytes sit on either side of it), with every line end,
+/// plain or holding a NUL (the event keeps no id) or another control byte at each position:
+/// the fast path and the line-by-line path agree at every call and every split point, and
+/// a NUL-free id is read zero-copy on the fast path.
+#[test]
+fn ids_of_every_length_through_the_fast_path() {
+    for len in 0..=24usize {
+        for eol in ["\n", "\r\n", "\r"] {
+            let plain: String = (0..len)
+                .map(|i| char::from(b'0' + (i % 10) as u8))
+                .collect();
+            let mut values = vec![(plain.clone(), true)];
+            for at in 0..len {
+                for odd in ['\0', '\u{b}'] {
+                    let mut v = plain.clone().into_bytes();
+                    v[at] = odd as u8;
+                    values.push((String::from_utf8(v).unwrap(), odd != '\0'));
+                }
+            }
+            for (value, kept) in values {
+                let s = format!(
+                    "id: {value}{eol}event: message{eol}data: x{eol}{eol}data: ok{eol}{eol}"
+                );
+                let shown = format!("{s:?}");
+                let (calls, fast) = lockstep_ok(&[s.as_bytes()], 1024, 1024);
+                let evs = events(&calls);
+                assert_eq!(evs.len(), 2, "{shown}");
+                let ev = evs[0].as_ref().unwrap();
+                assert_eq!(ev.data, b"x", "{shown}");
+                if kept {
+                    assert_eq!(fast, 2, "{shown}");
+                    assert_eq!(ev.id.as_deref(), Some(value.as_bytes()), "{shown}");
+                    assert!(ev.id_range_ok, "{shown}");
+                } else {
+                    assert_eq!(fast, 1, "{shown}");
+                    assert_eq!(ev.id, None, "{shown}");
+                }
+                check_sse_splits(s.as_bytes(), &[], Some((1024, 1024))).unwrap();
+            }
+        }
+    }
+}

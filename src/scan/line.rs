@@ -1,6 +1,7 @@
 //! Line-end search for the framers (DESIGN.md layer 1): the first LF (an NDJSON frame's end)
-//! or the first CR or LF (an SSE line ends at CR, LF or CRLF) in a byte slice, and the NUL
-//! test for SSE `id:` values.
+//! or the first CR or LF (an SSE line ends at CR, LF or CRLF) in a byte slice, and the end
+//! of an SSE `id:` value with its NUL test (a short-id byte loop, then 8-byte words, then the
+//! kernel).
 //!
 //! Same results as `memchr::memchr(b'\n', hay)` and `memchr::memchr2(b'\r', b'\n', hay)`,
 //! which are the fallback (no AVX2, the feature `force-scalar`, other targets, slices shorter
@@ -41,6 +42,74 @@ fn find<const CR: bool>(hay: &[u8]) -> Option<usize> {
         memchr::memchr(b'\n', hay)
     }
 }
+
+/// Index of the first CR or LF in `hay` when no NUL comes before it: the end of an SSE
+/// `id:` value that the field keeps (WHATWG ignores an `id:` whose value holds a NUL).
+/// `None` when `hay` holds no CR or LF, or when a NUL comes before the first of them.
+///
+/// Same answer as [`find_cr_or_lf`] followed by [`contains_nul`] on the bytes before the hit,
+/// which is the fallback; the first 16 bytes are tested as two 8-byte words first (one
+/// zero-byte test for CR, LF and NUL each), so that an id of a few bytes (event stores number
+/// their events; the captures hold ids of 1–7 bytes) costs neither the kernel's dispatch nor a
+/// second pass.
+#[inline(always)]
+pub(crate) fn find_cr_or_lf_before_nul(hay: &[u8]) -> Option<usize> {
+    use super::cursor::{ONES, zero_bytes};
+    let mut at = 0;
+    while at < 16 {
+        let Some(word) = hay.get(at..at + 8) else {
+            break;
+        };
+        let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        // The lowest bit of each mask is exact (false positives lie only above a true hit),
+        // so the lowest bit of their union marks the first CR, LF or NUL of the word.
+        let stops = zero_bytes(w ^ (ONES * u64::from(b'\r')))
+            | zero_bytes(w ^ (ONES * u64::from(b'\n')))
+            | zero_bytes(w);
+        if stops != 0 {
+            let k = at + (stops.trailing_zeros() / 8) as usize;
+            return (hay[k] != 0).then_some(k);
+        }
+        at += 8;
+    }
+    let k = at + find_cr_or_lf(&hay[at..])?;
+    (!contains_nul(&hay[at..k])).then_some(k)
+}
+
+/// The line end of a short SSE `id: VALUE` line: the index in `line` of the CR or LF that
+/// ends it, when `line` starts with `id: ` (with the space) and a CR or LF follows within
+/// bytes 4..SHORT_ID_LINE with no NUL before it (a value of at most 15 bytes). `None` for
+/// anything else (a longer value, no space, a NUL): the caller then takes
+/// [`find_cr_or_lf_before_nul`], which gives the same index wherever this gives one.
+///
+/// A byte loop on purpose: its branches are predicted (a stream's ids keep their length for
+/// many events), so the next line's loads do not wait for the line end to be computed, as
+/// they would behind a word test's bit arithmetic.
+#[inline(always)]
+pub(crate) fn short_id_line_end(line: &[u8]) -> Option<usize> {
+    if !line.starts_with(b"id: ") {
+        return None;
+    }
+    let end = line.len().min(SHORT_ID_LINE);
+    let mut k = 4;
+    while k < end {
+        let b = line[k];
+        // One compare per byte of a plain value: CR, LF and NUL are all at most 0x0D.
+        if b <= b'\r' {
+            if b == b'\r' || b == b'\n' {
+                return Some(k);
+            }
+            if b == 0 {
+                return None;
+            }
+        }
+        k += 1;
+    }
+    None
+}
+
+/// The bytes of an `id: ` line that [`short_id_line_end`] searches (the line end included).
+pub(crate) const SHORT_ID_LINE: usize = 20;
 
 /// True when `bytes` holds a NUL (the byte an SSE `id:` value must not contain): 8-byte
 /// words with a zero-byte test, the last word overlapping the one before it, instead of a
@@ -147,7 +216,81 @@ mod x86 {
 
 #[cfg(test)]
 mod tests {
-    use super::{contains_nul, find_cr_or_lf, find_lf};
+    use super::{
+        contains_nul, find_cr_or_lf, find_cr_or_lf_before_nul, find_lf, short_id_line_end,
+    };
+
+    /// Every line of 0..12 bytes that starts `id: `, `id:` or `iD: ` with CR, LF, NUL or a
+    /// plain byte at each later position: [`short_id_line_end`] answers only for `id: ` with
+    /// a line end in bytes 4..8 and no NUL before it, and then as the general search does.
+    #[test]
+    fn short_id_line_end_agrees_with_the_general_search() {
+        const BYTES: [u8; 5] = [b'7', b'\r', b'\n', 0, 0x8D];
+        for prefix in [&b"id: "[..], b"id:", b"iD: ", b"id:\r"] {
+            for len in 0..12usize {
+                // (lengths up to 11: below SHORT_ID_LINE, so every line end is in reach)
+                let rest = len.saturating_sub(prefix.len());
+                for mut code in 0..BYTES.len().pow(rest as u32) {
+                    let mut line = prefix[..prefix.len().min(len)].to_vec();
+                    for _ in 0..rest {
+                        line.push(BYTES[code % BYTES.len()]);
+                        code /= BYTES.len();
+                    }
+                    let general = if line.starts_with(b"id: ") {
+                        find_cr_or_lf_before_nul(&line[4..]).map(|k| k + 4)
+                    } else {
+                        None
+                    };
+                    let want = general.filter(|&k| k < super::SHORT_ID_LINE);
+                    assert_eq!(short_id_line_end(&line), want, "{line:?}");
+                }
+            }
+        }
+    }
+
+    /// The two-step answer that [`find_cr_or_lf_before_nul`] must give.
+    fn before_nul_reference(hay: &[u8]) -> Option<usize> {
+        let k = memchr::memchr2(b'\r', b'\n', hay)?;
+        (!hay[..k].contains(&0)).then_some(k)
+    }
+
+    /// Every length 0..48 with a CR, LF or NUL at every position, and pairs of them (a NUL
+    /// before, at the same word as, and after a line end; a line end before a NUL), on fills
+    /// next to the searched bytes (0x01, 0x0B, 0x0C, 0x8A, 0x8D, 0xFF): the same answer as
+    /// memchr2 followed by a NUL test, across the two SWAR words and the fallback.
+    #[test]
+    fn before_nul_agrees_with_the_two_step_search() {
+        for len in 0..48usize {
+            for fill in [b'a', 0x01, 0x0B, 0x0C, 0x8A, 0x8D, 0xFF] {
+                let mut v = vec![fill; len];
+                assert_eq!(find_cr_or_lf_before_nul(&v), None, "{len} {fill:#x}");
+                for i in 0..len {
+                    for a in [b'\r', b'\n', 0] {
+                        v[i] = a;
+                        let want = before_nul_reference(&v);
+                        assert_eq!(
+                            find_cr_or_lf_before_nul(&v),
+                            want,
+                            "{len} {i} {a:#x} {fill:#x}"
+                        );
+                        for j in i + 1..len {
+                            for b in [b'\r', b'\n', 0] {
+                                v[j] = b;
+                                let want = before_nul_reference(&v);
+                                assert_eq!(
+                                    find_cr_or_lf_before_nul(&v),
+                                    want,
+                                    "{len} {i} {a:#x} {j} {b:#x} {fill:#x}"
+                                );
+                                v[j] = fill;
+                            }
+                        }
+                        v[i] = fill;
+                    }
+                }
+            }
+        }
+    }
 
     /// Both searches give memchr's answer on `hay` (`what` names the case in a failure).
     fn same_as_memchr(hay: &[u8], what: &dyn std::fmt::Debug) {
