@@ -36,7 +36,7 @@ use bytes::BytesMut;
 use std::time::Duration;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput};
-use mcpwire::codec::{NdjsonCodec, NdjsonRawCodec, SseCodec};
+use mcpwire::codec::{NdjsonBatchCodec, NdjsonCodec, NdjsonRawCodec, RawFrameBatch, SseCodec};
 use mcpwire::framing::ndjson::NdjsonFramer;
 use mcpwire::framing::sse::SseFramer;
 use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, Status};
@@ -263,6 +263,20 @@ fn check_same_frames(input: &[u8], frames: &[String]) {
     );
     let mut sse_ids_in_place = Vec::new();
     sse_framer_in_place(&resumable, |d| sse_ids_in_place.push(d.to_vec()));
+    let mut batched = Vec::new();
+    run(&mut NdjsonBatchCodec::new(), input, |b| {
+        batched.extend(b.iter().map(|f| f.bytes().to_vec()))
+    });
+    let mut batched_prefilled = Vec::new();
+    decode_prefilled(&mut NdjsonBatchCodec::new(), BytesMut::from(input), |b| {
+        batched_prefilled.extend(b.iter().map(|f| f.bytes().to_vec()))
+    });
+    assert_eq!(batched, expect_frames(frames), "NdjsonBatchCodec");
+    assert_eq!(
+        batched_prefilled,
+        expect_frames(frames),
+        "NdjsonBatchCodec decode only"
+    );
     let mut floor_prefilled = Vec::new();
     decode_prefilled(&mut MemchrSplitBaseline, BytesMut::from(input), |f| {
         floor_prefilled.push(f.to_vec())
@@ -289,6 +303,20 @@ fn check_same_frames(input: &[u8], frames: &[String]) {
     assert_eq!(sse_in_place, expect, "SseFramer in place");
     assert_eq!(ours_prefilled, expect, "NdjsonRawCodec decode only");
     assert_eq!(sse_prefilled, expect, "SseCodec decode only");
+}
+
+fn expect_frames(frames: &[String]) -> Vec<Vec<u8>> {
+    frames.iter().map(|f| f.as_bytes().to_vec()).collect()
+}
+
+/// Reads every frame of a batch as a borrowed slice (what a gateway validating in place
+/// does); returns how many.
+#[inline(always)]
+fn read_batch(b: &RawFrameBatch) -> usize {
+    for f in b.iter() {
+        black_box(f.bytes());
+    }
+    b.len()
 }
 
 /// A generated stream and its frames.
@@ -328,6 +356,29 @@ fn bench(c: &mut Criterion) {
                     let buf = decode_prefilled(&mut NdjsonRawCodec::new(), buf, |f| {
                         black_box(&f);
                         k += 1
+                    });
+                    assert_eq!(k, n);
+                    buf
+                },
+                BatchSize::LargeInput,
+            )
+        });
+        g.bench_function(id("mcpwire_ndjson_batch_codec"), |b| {
+            b.iter(|| {
+                let mut k = 0usize;
+                run(&mut NdjsonBatchCodec::new(), black_box(input), |batch| {
+                    k += read_batch(&batch)
+                });
+                assert_eq!(k, n);
+            })
+        });
+        g.bench_function(id("mcpwire_ndjson_batch_codec_decode_only"), |b| {
+            b.iter_batched(
+                || BytesMut::from(&input[..]),
+                |buf| {
+                    let mut k = 0usize;
+                    let buf = decode_prefilled(&mut NdjsonBatchCodec::new(), buf, |batch| {
+                        k += read_batch(&batch)
                     });
                     assert_eq!(k, n);
                     buf
@@ -481,6 +532,11 @@ const ICOUNT_IMPLS: &[(&str, &str)] = &[
         "sse_framer_in_place_resumable",
         "mcpwire_sse_framer_in_place_resumable",
     ),
+    ("batch_codec", "mcpwire_ndjson_batch_codec"),
+    (
+        "batch_codec_decode_only",
+        "mcpwire_ndjson_batch_codec_decode_only",
+    ),
 ];
 
 /// One pass of one impl, in a function of its own (a separate copy per impl, never inlined
@@ -528,7 +584,9 @@ fn icount(args: &[String]) {
     // Pre-filled buffers for the decode-only impls (one per pass and the warm-up), made
     // before measuring so the copy is not counted.
     let prefilled = std::cell::RefCell::new(match imp.as_str() {
-        "raw_codec_decode_only" => vec![BytesMut::from(&input[..]); passes + 1],
+        "raw_codec_decode_only" | "batch_codec_decode_only" => {
+            vec![BytesMut::from(&input[..]); passes + 1]
+        }
         "sse_codec_decode_only" => vec![BytesMut::from(&sse[..]); passes + 1],
         "baseline_decode_only" => vec![BytesMut::from(&input[..]); passes + 1],
         "sse_codec_decode_only_resumable" => vec![BytesMut::from(&resumable[..]); passes + 1],
@@ -622,6 +680,17 @@ fn icount(args: &[String]) {
                     black_box(d);
                     *k += 1
                 })
+            }),
+            "batch_codec" => count_items(|k| {
+                run(&mut NdjsonBatchCodec::new(), black_box(input), |b| {
+                    *k += read_batch(&b)
+                })
+            }),
+            "batch_codec_decode_only" => count_items(|k| {
+                let buf = decode_prefilled(&mut NdjsonBatchCodec::new(), next_buf(), |b| {
+                    *k += read_batch(&b)
+                });
+                black_box(buf);
             }),
             other => panic!("unknown IMPL {other}; see icount --list"),
         }

@@ -5,6 +5,7 @@
 //! |---|---|---|---|
 //! | [`NdjsonCodec`] | stdio (one message per line) | [`Frame`] | yes |
 //! | [`NdjsonRawCodec`] | stdio | [`RawFrame`] | no (framing only, e.g. a forwarding proxy) |
+//! | [`NdjsonBatchCodec`] | stdio | [`RawFrameBatch`]: every complete line of a read | no |
 //! | [`SseCodec`] | `text/event-stream` | [`SseFrame`] | yes for message events (configurable) |
 //! | [`BodyCodec`] | one HTTP body | [`Frame`] | yes |
 //!
@@ -338,29 +339,40 @@ impl Decoder for NdjsonRawCodec {
         if let Some(frame) = self.decode(src)? {
             return Ok(Some(frame));
         }
-        let d = self.framer.finish(src);
-        match d.status {
-            // A last line over the limit, without its LF: as one with it (library trial:
-            // its bytes were kept, while an oversize line's are always discarded, and
-            // `OnOversize::Fatal` did not apply).
-            Status::Complete(Err(e)) if e.kind() == FrameErrorKind::FrameTooLarge => {
-                src.advance(d.consumed);
-                match self.on_oversize {
-                    OnOversize::Fatal => Err(CodecError::Frame(e)),
-                    OnOversize::Report => Ok(Some(RawFrame::from_error(e, Bytes::new()))),
-                }
+        finish_ndjson(&mut self.framer, self.on_oversize, src)
+    }
+}
+
+/// End of stream for the NDJSON codecs, once `decode` yields nothing more: the last line
+/// without its LF, reported as an error item with its bytes (over the limit: without them,
+/// or a decoder `Err` under [`OnOversize::Fatal`]); `None` when no bytes are left.
+fn finish_ndjson(
+    framer: &mut NdjsonFramer,
+    on_oversize: OnOversize,
+    src: &mut BytesMut,
+) -> Result<Option<RawFrame>, CodecError> {
+    let d = framer.finish(src);
+    match d.status {
+        // A last line over the limit, without its LF: as one with it (library trial:
+        // its bytes were kept, while an oversize line's are always discarded, and
+        // `OnOversize::Fatal` did not apply).
+        Status::Complete(Err(e)) if e.kind() == FrameErrorKind::FrameTooLarge => {
+            src.advance(d.consumed);
+            match on_oversize {
+                OnOversize::Fatal => Err(CodecError::Frame(e)),
+                OnOversize::Report => Ok(Some(RawFrame::from_error(e, Bytes::new()))),
             }
-            Status::Complete(Err(e)) => {
-                // The leftover line: report it with its bytes, unparsed.
-                src.advance(d.consumed - e.len());
-                let bytes = src.split_to(e.len()).freeze();
-                Ok(Some(RawFrame::from_error(e, bytes)))
-            }
-            Status::Complete(Ok(_)) => unreachable!("decode returned None on the same bytes"),
-            Status::Partial => {
-                src.advance(d.consumed);
-                Ok(None)
-            }
+        }
+        Status::Complete(Err(e)) => {
+            // The leftover line: report it with its bytes, unparsed.
+            src.advance(d.consumed - e.len());
+            let bytes = src.split_to(e.len()).freeze();
+            Ok(Some(RawFrame::from_error(e, bytes)))
+        }
+        Status::Complete(Ok(_)) => unreachable!("decode returned None on the same bytes"),
+        Status::Partial => {
+            src.advance(d.consumed);
+            Ok(None)
         }
     }
 }
@@ -446,6 +458,277 @@ impl Encoder<RawFrame> for NdjsonRawCodec {
     /// come (`sink.send(frame)`).
     fn encode(&mut self, item: RawFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
         self.encode(&item, dst)
+    }
+}
+
+// ===== NdjsonBatchCodec =====
+
+/// Every complete line that one [`NdjsonBatchCodec::decode`] call found, as one item: one
+/// `split_to(..).freeze()` of the read buffer for all of them (one reference count taken per
+/// batch, not per frame), with each frame's range, stream offset, line and framing error.
+///
+/// Read the frames as borrowed slices ([`iter`](Self::iter), [`get`](Self::get)); take a
+/// frame out as an owned [`RawFrame`] only where it must outlive the batch
+/// ([`BatchFrame::to_raw`], [`into_frames`](Self::into_frames): a `Bytes::slice` each, zero
+/// copy). Flattened, the batches of a stream are exactly the items [`NdjsonRawCodec`] yields
+/// for it, in the same order (offsets, lines, errors and bytes included).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawFrameBatch {
+    bytes: Bytes,
+    entries: Vec<BatchEntry>,
+}
+
+/// One frame of a [`RawFrameBatch`]: its bytes at `start..end` of the batch's buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct BatchEntry {
+    start: usize,
+    end: usize,
+    offset: u64,
+    line: u64,
+    cr_stripped: bool,
+    error: Option<(FrameErrorKind, usize)>,
+}
+
+impl BatchEntry {
+    fn frame(base: usize, f: &NdjsonFrame) -> Self {
+        let r = f.range();
+        Self {
+            start: base + r.start,
+            end: base + r.end,
+            offset: f.offset(),
+            line: f.line(),
+            cr_stripped: f.cr_stripped(),
+            error: None,
+        }
+    }
+
+    fn error(e: FrameError, bytes: std::ops::Range<usize>) -> Self {
+        Self {
+            start: bytes.start,
+            end: bytes.end,
+            offset: e.offset(),
+            line: e.line(),
+            cr_stripped: false,
+            error: Some((e.kind(), e.len())),
+        }
+    }
+}
+
+impl RawFrameBatch {
+    /// Number of frames (error items included); at least 1 in a decoded batch.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    /// True when the batch holds no frame (never for a decoded batch).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+    /// The buffer the frames lie in: the bytes the decoder took off the read buffer for this
+    /// batch (frames, terminators, skipped blank lines and discarded oversize bytes).
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+    /// The frame at `index`; `None` past the end.
+    pub fn get(&self, index: usize) -> Option<BatchFrame<'_>> {
+        self.entries.get(index).map(|entry| BatchFrame {
+            batch: &self.bytes,
+            entry,
+        })
+    }
+    /// The frames in stream order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = BatchFrame<'_>> + '_ {
+        self.entries.iter().map(|entry| BatchFrame {
+            batch: &self.bytes,
+            entry,
+        })
+    }
+    /// The frames as owned [`RawFrame`]s, each a zero-copy `Bytes::slice` of the batch.
+    pub fn into_frames(self) -> impl ExactSizeIterator<Item = RawFrame> {
+        let bytes = self.bytes;
+        self.entries.into_iter().map(move |e| RawFrame {
+            bytes: bytes.slice(e.start..e.end),
+            offset: e.offset,
+            line: e.line,
+            cr_stripped: e.cr_stripped,
+            error: e.error,
+        })
+    }
+}
+
+/// One frame of a [`RawFrameBatch`], borrowed from it; the same accessors as [`RawFrame`].
+#[derive(Clone, Copy, Debug)]
+pub struct BatchFrame<'b> {
+    batch: &'b Bytes,
+    entry: &'b BatchEntry,
+}
+
+impl<'b> BatchFrame<'b> {
+    /// The frame bytes (no line terminator); for an error item, the bytes kept, as
+    /// [`RawFrame::bytes`] says.
+    pub fn bytes(&self) -> &'b [u8] {
+        &self.batch[self.entry.start..self.entry.end]
+    }
+    /// Stream offset (bytes) of the frame's first byte.
+    pub fn offset(&self) -> u64 {
+        self.entry.offset
+    }
+    /// 1-based line number.
+    pub fn line(&self) -> u64 {
+        self.entry.line
+    }
+    /// True when a CR before the LF was stripped.
+    pub fn cr_stripped(&self) -> bool {
+        self.entry.cr_stripped
+    }
+    /// The framing error, for an error item.
+    pub fn error(&self) -> Option<FrameError> {
+        self.entry
+            .error
+            .map(|(kind, len)| FrameError::new(kind, self.entry.offset, self.entry.line, len))
+    }
+    /// The frame as an owned [`RawFrame`] (a zero-copy `Bytes::slice` of the batch).
+    pub fn to_raw(&self) -> RawFrame {
+        RawFrame {
+            bytes: self.batch.slice(self.entry.start..self.entry.end),
+            offset: self.entry.offset,
+            line: self.entry.line,
+            cr_stripped: self.entry.cr_stripped,
+            error: self.entry.error,
+        }
+    }
+}
+
+/// NDJSON (stdio) decoder yielding every complete line of the read buffer at once as a
+/// [`RawFrameBatch`]: the framing of [`NdjsonRawCodec`] (same limits, errors and
+/// [`OnOversize`] policy; a fatal oversize line ends the stream after the batch of the lines
+/// before it), without a reference count taken and dropped per frame. For a gateway's hot
+/// path, where frames are validated in place and only some are kept (PERF.md §7 has its cost
+/// per frame next to the per-frame codec's). Encoding: use [`NdjsonRawCodec`].
+#[derive(Clone, Debug)]
+pub struct NdjsonBatchCodec {
+    framer: NdjsonFramer,
+    on_oversize: OnOversize,
+    max_batch_frames: usize,
+    /// A fatal oversize line met after other lines of the same call: returned as the decoder
+    /// `Err` of the next call, after their batch.
+    pending: Option<FrameError>,
+}
+
+impl Default for NdjsonBatchCodec {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl NdjsonBatchCodec {
+    /// The default number of frames a batch holds at most: 1024.
+    pub const DEFAULT_MAX_BATCH_FRAMES: usize = 1024;
+
+    /// Default limits: 4 MiB per line, [`Self::DEFAULT_MAX_BATCH_FRAMES`] frames per batch.
+    pub fn new() -> Self {
+        Self::with_max_frame_len(crate::framing::DEFAULT_MAX_FRAME_LEN)
+    }
+    /// Lines longer than `max` bytes (excluding LF and a stripped CR) are oversize.
+    pub fn with_max_frame_len(max: usize) -> Self {
+        Self {
+            framer: NdjsonFramer::with_max_frame_len(max),
+            on_oversize: OnOversize::Report,
+            max_batch_frames: Self::DEFAULT_MAX_BATCH_FRAMES,
+            pending: None,
+        }
+    }
+    /// Sets the oversize policy.
+    pub fn on_oversize(mut self, policy: OnOversize) -> Self {
+        self.on_oversize = policy;
+        self
+    }
+    /// Sets the most frames one batch holds (a bound on the entries' memory, 40 bytes each,
+    /// and on the work between two items); 0 is taken as 1.
+    pub fn max_batch_frames(mut self, n: usize) -> Self {
+        self.max_batch_frames = n.max(1);
+        self
+    }
+    /// The line limit.
+    pub fn max_frame_len(&self) -> usize {
+        self.framer.max_frame_len()
+    }
+    /// The sans-I/O framer (counters: frames, blank lines, CR stripped, oversize, bytes
+    /// examined).
+    pub fn framer(&self) -> &NdjsonFramer {
+        &self.framer
+    }
+}
+
+impl Decoder for NdjsonBatchCodec {
+    type Item = RawFrameBatch;
+    type Error = CodecError;
+
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<RawFrameBatch>, CodecError> {
+        if let Some(e) = self.pending.take() {
+            return Err(CodecError::Frame(e));
+        }
+        let base = self.framer.stream_offset();
+        // Room for a line per 64 bytes read (MCP messages are longer), so that the entries
+        // are not moved as the batch grows.
+        let mut entries = Vec::with_capacity(self.max_batch_frames.min(src.len() / 64 + 1));
+        // Bytes of `src` this call has consumed: the frames of the batch lie before it.
+        let mut pos = 0;
+        while entries.len() < self.max_batch_frames {
+            let d = self.framer.decode(&src[pos..]);
+            match d.status {
+                Status::Complete(Ok(f)) => entries.push(BatchEntry::frame(pos, &f)),
+                // As in `NdjsonRawCodec`: the line's own bytes, blank lines before it excluded.
+                Status::Complete(Err(e)) if e.kind() == FrameErrorKind::BareCr => {
+                    let r = e.range_from(base).unwrap_or(pos..pos);
+                    entries.push(BatchEntry::error(e, r));
+                }
+                Status::Complete(Err(e)) => match self.on_oversize {
+                    OnOversize::Report => entries.push(BatchEntry::error(e, pos..pos)),
+                    OnOversize::Fatal if entries.is_empty() => {
+                        src.advance(pos + d.consumed);
+                        return Err(CodecError::Frame(e));
+                    }
+                    OnOversize::Fatal => {
+                        self.pending = Some(e);
+                        pos += d.consumed;
+                        break;
+                    }
+                },
+                Status::Partial => {
+                    // No full line after these (or discarding an oversize one).
+                    pos += d.consumed;
+                    break;
+                }
+            }
+            pos += d.consumed;
+        }
+        if entries.is_empty() {
+            src.advance(pos);
+            return Ok(None);
+        }
+        Ok(Some(RawFrameBatch {
+            bytes: src.split_to(pos).freeze(),
+            entries,
+        }))
+    }
+
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<RawFrameBatch>, CodecError> {
+        if let Some(batch) = self.decode(src)? {
+            return Ok(Some(batch));
+        }
+        Ok(
+            finish_ndjson(&mut self.framer, self.on_oversize, src)?.map(|f| RawFrameBatch {
+                entries: vec![BatchEntry {
+                    start: 0,
+                    end: f.bytes.len(),
+                    offset: f.offset,
+                    line: f.line,
+                    cr_stripped: f.cr_stripped,
+                    error: f.error,
+                }],
+                bytes: f.bytes,
+            }),
+        )
     }
 }
 

@@ -1,0 +1,158 @@
+//! `NdjsonBatchCodec` against `NdjsonRawCodec`: on any stream, fed in any reads, under either
+//! oversize policy and any batch bound, the batches flattened are exactly the per-frame
+//! codec's items (bytes, offsets, lines, CR notes, errors) in the same order, and a decoder
+//! `Err` comes at the same point.
+
+use bytes::BytesMut;
+use mcpwire::codec::{NdjsonBatchCodec, NdjsonRawCodec, OnOversize, RawFrame, RawFrameBatch};
+use proptest::prelude::*;
+use tokio_util::codec::Decoder;
+
+/// What a `FramedRead` would see: items until the first `Err` (its text), or the stream end.
+fn drive<D: Decoder>(codec: &mut D, reads: &[&[u8]]) -> (Vec<D::Item>, Option<String>)
+where
+    D::Error: std::fmt::Display,
+{
+    let mut buf = BytesMut::new();
+    let mut items = Vec::new();
+    for r in reads {
+        buf.extend_from_slice(r);
+        loop {
+            match codec.decode(&mut buf) {
+                Ok(Some(item)) => items.push(item),
+                Ok(None) => break,
+                Err(e) => return (items, Some(e.to_string())),
+            }
+        }
+    }
+    loop {
+        match codec.decode_eof(&mut buf) {
+            Ok(Some(item)) => items.push(item),
+            Ok(None) => return (items, None),
+            Err(e) => return (items, Some(e.to_string())),
+        }
+    }
+}
+
+/// The batches' frames, in order, through both ways out of a batch (borrowed and owned);
+/// every decoded batch holds at least one frame and at most `max`.
+fn flatten(batches: Vec<RawFrameBatch>, max: usize) -> Vec<RawFrame> {
+    let mut out = Vec::new();
+    for b in batches {
+        assert!(!b.is_empty() && b.len() <= max, "batch of {}", b.len());
+        let borrowed: Vec<RawFrame> = b.iter().map(|f| f.to_raw()).collect();
+        for (f, raw) in b.iter().zip(&borrowed) {
+            assert_eq!(f.bytes(), &raw.bytes()[..]);
+            assert_eq!(f.error(), raw.error());
+            assert_eq!(
+                (f.offset(), f.line(), f.cr_stripped()),
+                (raw.offset(), raw.line(), raw.cr_stripped())
+            );
+        }
+        let owned: Vec<RawFrame> = b.into_frames().collect();
+        assert_eq!(borrowed, owned);
+        out.extend(owned);
+    }
+    out
+}
+
+fn check(stream: &[u8], cuts: &[usize], max_line: usize, fatal: bool, max_batch: usize) {
+    let mut cuts: Vec<usize> = cuts.iter().map(|&c| c % (stream.len() + 1)).collect();
+    cuts.sort_unstable();
+    let mut reads = Vec::new();
+    let mut at = 0;
+    for c in cuts.into_iter().chain([stream.len()]) {
+        reads.push(&stream[at..c]);
+        at = c;
+    }
+    let policy = if fatal {
+        OnOversize::Fatal
+    } else {
+        OnOversize::Report
+    };
+    let (want, want_err) = drive(
+        &mut NdjsonRawCodec::with_max_frame_len(max_line).on_oversize(policy),
+        &reads,
+    );
+    let (batches, err) = drive(
+        &mut NdjsonBatchCodec::with_max_frame_len(max_line)
+            .on_oversize(policy)
+            .max_batch_frames(max_batch),
+        &reads,
+    );
+    let got = flatten(batches, max_batch.max(1));
+    assert_eq!(
+        got,
+        want,
+        "{:?} reads {reads:?}",
+        String::from_utf8_lossy(stream)
+    );
+    assert_eq!(err, want_err, "{:?}", String::from_utf8_lossy(stream));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Streams over the bytes that matter to NDJSON framing (LF, CR, blank lines, long
+    /// lines against a small limit), cut into up to 6 reads.
+    #[test]
+    fn batches_flatten_to_the_per_frame_items(
+        stream in proptest::collection::vec(
+            prop_oneof![4 => Just(b'a'), 2 => Just(b'\n'), 1 => Just(b'\r'), 1 => Just(b'{'), 1 => Just(b' ')],
+            0..120,
+        ),
+        cuts in proptest::collection::vec(any::<usize>(), 0..6),
+        max_line in 1usize..12,
+        fatal in any::<bool>(),
+        max_batch in 0usize..5,
+    ) {
+        check(&stream, &cuts, max_line, fatal, max_batch);
+    }
+}
+
+/// Every split point of a stream with frames, a blank line, a CRLF line, a bare CR, an
+/// oversize line and an unterminated last line, with each batch bound from 1 to 8.
+#[test]
+fn every_split_point_and_batch_bound() {
+    let stream = b"{\"a\":1}\n\n{\"b\":2}\r\nx\ry\n0123456789abcdef\n{}\nlast";
+    for fatal in [false, true] {
+        for max_batch in 1..=8 {
+            for k in 0..=stream.len() {
+                check(stream, &[k], 12, fatal, max_batch);
+            }
+        }
+    }
+}
+
+/// The batch bound at n - 1, n and n + 1 for a read of n = 5 lines: 2, 1 and 1 batches.
+#[test]
+fn batch_bound_boundary() {
+    let stream = b"1\n2\n3\n4\n5\n";
+    for (max, batches) in [(4, 2), (5, 1), (6, 1)] {
+        let (got, err) = drive(
+            &mut NdjsonBatchCodec::new().max_batch_frames(max),
+            &[stream],
+        );
+        assert_eq!(err, None);
+        assert_eq!(got.len(), batches, "max {max}");
+        let frames: Vec<Vec<u8>> = got
+            .iter()
+            .flat_map(|b| b.iter().map(|f| f.bytes().to_vec()))
+            .collect();
+        assert_eq!(frames, [b"1", b"2", b"3", b"4", b"5"].map(|b| b.to_vec()));
+    }
+}
+
+/// A fatal oversize line after two good lines in the same read: the two come as one batch,
+/// then the decoder `Err` (as the per-frame codec yields two items, then `Err`).
+#[test]
+fn fatal_oversize_after_frames_ends_the_stream_after_their_batch() {
+    let stream = b"{}\n[]\n0123456789\n{}\n";
+    let mut codec = NdjsonBatchCodec::with_max_frame_len(4).on_oversize(OnOversize::Fatal);
+    let (got, err) = drive(&mut codec, &[stream]);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].len(), 2);
+    let e = err.expect("fatal oversize");
+    assert!(e.contains("frame-too-large"), "{e}");
+    assert!(e.contains("byte 6"), "{e}");
+}
