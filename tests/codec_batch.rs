@@ -1,60 +1,12 @@
 //! `NdjsonBatchCodec` against `NdjsonRawCodec`: on any stream, fed in any reads, under either
 //! oversize policy and any batch bound, the batches flattened are exactly the per-frame
 //! codec's items (bytes, offsets, lines, CR notes, errors) in the same order, and a decoder
-//! `Err` comes at the same point.
+//! `Err` comes at the same point (`mcpwire::oracle::framing::check_ndjson_batch_codec`, which
+//! the fuzz target `ndjson` runs too).
 
-use bytes::BytesMut;
-use mcpwire::codec::{NdjsonBatchCodec, NdjsonRawCodec, OnOversize, RawFrame, RawFrameBatch};
+use mcpwire::codec::{NdjsonBatchCodec, OnOversize};
+use mcpwire::oracle::framing::{check_ndjson_batch_codec, drive_codec as drive};
 use proptest::prelude::*;
-use tokio_util::codec::Decoder;
-
-/// What a `FramedRead` would see: items until the first `Err` (its text), or the stream end.
-fn drive<D: Decoder>(codec: &mut D, reads: &[&[u8]]) -> (Vec<D::Item>, Option<String>)
-where
-    D::Error: std::fmt::Display,
-{
-    let mut buf = BytesMut::new();
-    let mut items = Vec::new();
-    for r in reads {
-        buf.extend_from_slice(r);
-        loop {
-            match codec.decode(&mut buf) {
-                Ok(Some(item)) => items.push(item),
-                Ok(None) => break,
-                Err(e) => return (items, Some(e.to_string())),
-            }
-        }
-    }
-    loop {
-        match codec.decode_eof(&mut buf) {
-            Ok(Some(item)) => items.push(item),
-            Ok(None) => return (items, None),
-            Err(e) => return (items, Some(e.to_string())),
-        }
-    }
-}
-
-/// The batches' frames, in order, through both ways out of a batch (borrowed and owned);
-/// every decoded batch holds at least one frame and at most `max`.
-fn flatten(batches: Vec<RawFrameBatch>, max: usize) -> Vec<RawFrame> {
-    let mut out = Vec::new();
-    for b in batches {
-        assert!(!b.is_empty() && b.len() <= max, "batch of {}", b.len());
-        let borrowed: Vec<RawFrame> = b.iter().map(|f| f.to_raw()).collect();
-        for (f, raw) in b.iter().zip(&borrowed) {
-            assert_eq!(f.bytes(), &raw.bytes()[..]);
-            assert_eq!(f.error(), raw.error());
-            assert_eq!(
-                (f.offset(), f.line(), f.cr_stripped()),
-                (raw.offset(), raw.line(), raw.cr_stripped())
-            );
-        }
-        let owned: Vec<RawFrame> = b.into_frames().collect();
-        assert_eq!(borrowed, owned);
-        out.extend(owned);
-    }
-    out
-}
 
 fn check(stream: &[u8], cuts: &[usize], max_line: usize, fatal: bool, max_batch: usize) {
     let mut cuts: Vec<usize> = cuts.iter().map(|&c| c % (stream.len() + 1)).collect();
@@ -65,29 +17,12 @@ fn check(stream: &[u8], cuts: &[usize], max_line: usize, fatal: bool, max_batch:
         reads.push(&stream[at..c]);
         at = c;
     }
-    let policy = if fatal {
-        OnOversize::Fatal
-    } else {
-        OnOversize::Report
-    };
-    let (want, want_err) = drive(
-        &mut NdjsonRawCodec::with_max_frame_len(max_line).on_oversize(policy),
-        &reads,
-    );
-    let (batches, err) = drive(
-        &mut NdjsonBatchCodec::with_max_frame_len(max_line)
-            .on_oversize(policy)
-            .max_batch_frames(max_batch),
-        &reads,
-    );
-    let got = flatten(batches, max_batch.max(1));
-    assert_eq!(
-        got,
-        want,
-        "{:?} reads {reads:?}",
-        String::from_utf8_lossy(stream)
-    );
-    assert_eq!(err, want_err, "{:?}", String::from_utf8_lossy(stream));
+    if let Err(d) = check_ndjson_batch_codec(&reads, max_line, fatal, max_batch) {
+        panic!(
+            "{d}\n stream {:?} reads {reads:?}",
+            String::from_utf8_lossy(stream)
+        );
+    }
 }
 
 proptest! {

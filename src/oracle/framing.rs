@@ -453,6 +453,100 @@ pub fn check_ndjson_splits(
     Ok(())
 }
 
+/// What a tokio-util `FramedRead` would take from `codec` fed `reads`: items until the first
+/// decoder `Err` (returned as its text) or the end of the stream (`decode` until `None`
+/// after each read, then `decode_eof` until `None`).
+#[cfg(feature = "codec")]
+pub fn drive_codec<D: tokio_util::codec::Decoder>(
+    codec: &mut D,
+    reads: &[&[u8]],
+) -> (Vec<D::Item>, Option<String>)
+where
+    D::Error: fmt::Display,
+{
+    let mut buf = bytes::BytesMut::new();
+    let mut items = Vec::new();
+    for r in reads {
+        buf.extend_from_slice(r);
+        loop {
+            match codec.decode(&mut buf) {
+                Ok(Some(item)) => items.push(item),
+                Ok(None) => break,
+                Err(e) => return (items, Some(e.to_string())),
+            }
+        }
+    }
+    loop {
+        match codec.decode_eof(&mut buf) {
+            Ok(Some(item)) => items.push(item),
+            Ok(None) => return (items, None),
+            Err(e) => return (items, Some(e.to_string())),
+        }
+    }
+}
+
+/// [`NdjsonBatchCodec`](crate::codec::NdjsonBatchCodec) against
+/// [`NdjsonRawCodec`](crate::codec::NdjsonRawCodec) on the same reads, limit and oversize
+/// policy (`fatal`: [`OnOversize::Fatal`](crate::codec::OnOversize::Fatal)): the batches,
+/// each of 1 to `max_batch` frames (0 counts as 1), flattened, are the per-frame items
+/// (bytes, offsets, lines, CR notes, errors) in order, a frame reads the same borrowed
+/// ([`BatchFrame`](crate::codec::BatchFrame)) as owned, and a decoder `Err` comes at the same
+/// point with the same text.
+///
+/// # Errors
+/// A [`Disagreement`] naming the first difference.
+#[cfg(feature = "codec")]
+pub fn check_ndjson_batch_codec(
+    reads: &[&[u8]],
+    max_frame_len: usize,
+    fatal: bool,
+    max_batch: usize,
+) -> Result<(), Disagreement> {
+    use crate::codec::{NdjsonBatchCodec, NdjsonRawCodec, OnOversize, RawFrame};
+    let policy = if fatal {
+        OnOversize::Fatal
+    } else {
+        OnOversize::Report
+    };
+    let (want, want_err) = drive_codec(
+        &mut NdjsonRawCodec::with_max_frame_len(max_frame_len).on_oversize(policy),
+        reads,
+    );
+    let (batches, err) = drive_codec(
+        &mut NdjsonBatchCodec::with_max_frame_len(max_frame_len)
+            .on_oversize(policy)
+            .max_batch_frames(max_batch),
+        reads,
+    );
+    let disagree = |detail: String| Disagreement {
+        check: "ndjson: batch codec vs per-frame codec",
+        detail,
+    };
+    let mut got: Vec<RawFrame> = Vec::new();
+    for b in batches {
+        if b.is_empty() || b.len() > max_batch.max(1) {
+            return Err(disagree(format!("a batch of {} frames", b.len())));
+        }
+        for f in b.iter() {
+            let raw = f.to_raw();
+            let same = f.bytes() == &raw.bytes()[..]
+                && f.error() == raw.error()
+                && (f.offset(), f.line(), f.cr_stripped())
+                    == (raw.offset(), raw.line(), raw.cr_stripped());
+            if !same {
+                return Err(disagree(format!("borrowed {f:?} vs owned {raw:?}")));
+            }
+        }
+        got.extend(b.into_frames());
+    }
+    if got != want || err != want_err {
+        return Err(disagree(format!(
+            "batches: {got:?} then {err:?}\n per frame: {want:?} then {want_err:?}"
+        )));
+    }
+    Ok(())
+}
+
 /// Feeds `reads` to a fresh [`SseFramer`] with the given limits under the buffer contract,
 /// then finishes; checks progress, pending-bytes bound and bytes examined (at most twice the
 /// bytes fed plus a constant, as the framer documents).

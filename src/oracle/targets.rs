@@ -274,7 +274,9 @@ pub fn split_input(data: &[u8]) -> StreamInput<'_> {
 }
 
 /// `ndjson`: [`check_ndjson_splits`](super::framing::check_ndjson_splits) with the default
-/// frame limit or a small one.
+/// frame limit or a small one; with the feature `codec`, also
+/// [`check_ndjson_batch_codec`](super::framing::check_ndjson_batch_codec) on the same reads
+/// and limit, under both oversize policies, with batches of at most 1, 3 and 1024 frames.
 ///
 /// # Errors
 /// The oracle's finding.
@@ -284,7 +286,18 @@ pub fn ndjson(data: &[u8]) -> Result<(), String> {
         .small_limit()
         .unwrap_or(crate::framing::DEFAULT_MAX_FRAME_LEN);
     super::framing::check_ndjson_splits(input.stream, &input.splits, limit)
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+    #[cfg(feature = "codec")]
+    {
+        let reads = super::framing::reads(input.stream, &input.splits);
+        for fatal in [false, true] {
+            for max_batch in [1, 3, 1024] {
+                super::framing::check_ndjson_batch_codec(&reads, limit, fatal, max_batch)
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `sse`: [`check_sse_splits`](super::framing::check_sse_splits); with a small limit `n` the
