@@ -264,24 +264,21 @@ mod tests {
             for fill in [b'a', 0x01, 0x0B, 0x0C, 0x8A, 0x8D, 0xFF] {
                 let mut v = vec![fill; len];
                 assert_eq!(find_cr_or_lf_before_nul(&v), None, "{len} {fill:#x}");
+                let agree = |v: &[u8], what: &dyn std::fmt::Debug| {
+                    assert_eq!(
+                        find_cr_or_lf_before_nul(v),
+                        before_nul_reference(v),
+                        "{len} {fill:#x} {what:?}"
+                    );
+                };
                 for i in 0..len {
                     for a in [b'\r', b'\n', 0] {
                         v[i] = a;
-                        let want = before_nul_reference(&v);
-                        assert_eq!(
-                            find_cr_or_lf_before_nul(&v),
-                            want,
-                            "{len} {i} {a:#x} {fill:#x}"
-                        );
+                        agree(&v, &(i, a));
                         for j in i + 1..len {
                             for b in [b'\r', b'\n', 0] {
                                 v[j] = b;
-                                let want = before_nul_reference(&v);
-                                assert_eq!(
-                                    find_cr_or_lf_before_nul(&v),
-                                    want,
-                                    "{len} {i} {a:#x} {j} {b:#x} {fill:#x}"
-                                );
+                                agree(&v, &(i, a, j, b));
                                 v[j] = fill;
                             }
                         }
