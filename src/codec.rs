@@ -669,21 +669,29 @@ impl Decoder for NdjsonBatchCodec {
         }
         let base = self.framer.stream_offset();
         // Room for a line per 64 bytes read (MCP messages are longer), so that the entries
-        // are not moved as the batch grows.
-        let mut entries = Vec::with_capacity(self.max_batch_frames.min(src.len() / 64 + 1));
+        // are not moved as the batch grows; taken at the first frame, so that a call that
+        // finds none (a long line still arriving) allocates nothing.
+        let room = self.max_batch_frames.min(src.len() / 64 + 1);
+        let mut entries = Vec::new();
+        let push = |entries: &mut Vec<BatchEntry>, entry| {
+            if entries.capacity() == 0 {
+                entries.reserve_exact(room);
+            }
+            entries.push(entry);
+        };
         // Bytes of `src` this call has consumed: the frames of the batch lie before it.
         let mut pos = 0;
         while entries.len() < self.max_batch_frames {
             let d = self.framer.decode(&src[pos..]);
             match d.status {
-                Status::Complete(Ok(f)) => entries.push(BatchEntry::frame(pos, &f)),
+                Status::Complete(Ok(f)) => push(&mut entries, BatchEntry::frame(pos, &f)),
                 // As in `NdjsonRawCodec`: the line's own bytes, blank lines before it excluded.
                 Status::Complete(Err(e)) if e.kind() == FrameErrorKind::BareCr => {
                     let r = e.range_from(base).unwrap_or(pos..pos);
-                    entries.push(BatchEntry::error(e, r));
+                    push(&mut entries, BatchEntry::error(e, r));
                 }
                 Status::Complete(Err(e)) => match self.on_oversize {
-                    OnOversize::Report => entries.push(BatchEntry::error(e, pos..pos)),
+                    OnOversize::Report => push(&mut entries, BatchEntry::error(e, pos..pos)),
                     OnOversize::Fatal if entries.is_empty() => {
                         src.advance(pos + d.consumed);
                         return Err(CodecError::Frame(e));
