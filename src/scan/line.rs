@@ -220,9 +220,11 @@ mod tests {
         contains_nul, find_cr_or_lf, find_cr_or_lf_before_nul, find_lf, short_id_line_end,
     };
 
-    /// Every line of 0..12 bytes that starts `id: `, `id:` or `iD: ` with CR, LF, NUL or a
-    /// plain byte at each later position: [`short_id_line_end`] answers only for `id: ` with
-    /// a line end in bytes 4..8 and no NUL before it, and then as the general search does.
+    /// Every line of 0..12 bytes that starts `id: `, `id:`, `iD: ` or `id:` CR with CR, LF,
+    /// NUL or another byte at each later position: [`short_id_line_end`] answers only for
+    /// `id: ` with a line end and no NUL before it, and then as the general search does. (The
+    /// 20-byte bound itself is crossed by `ids_of_every_length_through_the_fast_path` in
+    /// tests/framing_sse_fast.rs, values of 0 to 24 bytes.)
     #[test]
     fn short_id_line_end_agrees_with_the_general_search() {
         const BYTES: [u8; 5] = [b'7', b'\r', b'\n', 0, 0x8D];
