@@ -556,10 +556,23 @@ impl RawFrameBatch {
 }
 
 /// One frame of a [`RawFrameBatch`], borrowed from it; the same accessors as [`RawFrame`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct BatchFrame<'b> {
     batch: &'b Bytes,
     entry: &'b BatchEntry,
+}
+
+impl std::fmt::Debug for BatchFrame<'_> {
+    /// The frame's own bytes and fields, not the whole batch's buffer.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BatchFrame")
+            .field("bytes", &Bytes::copy_from_slice(self.bytes()))
+            .field("offset", &self.offset())
+            .field("line", &self.line())
+            .field("cr_stripped", &self.cr_stripped())
+            .field("error", &self.error())
+            .finish()
+    }
 }
 
 impl<'b> BatchFrame<'b> {

@@ -91,3 +91,15 @@ fn fatal_oversize_after_frames_ends_the_stream_after_their_batch() {
     assert!(e.contains("frame-too-large"), "{e}");
     assert!(e.contains("byte 6"), "{e}");
 }
+
+/// A borrowed frame's `Debug` shows its own bytes, not the batch's whole buffer.
+#[test]
+fn batch_frame_debug_shows_only_its_frame() {
+    let (got, _) = drive(
+        &mut NdjsonBatchCodec::new(),
+        &[b"{\"a\":1}\n{\"second\":2}\n"],
+    );
+    let shown = format!("{:?}", got[0].get(0).unwrap());
+    assert!(shown.contains(r#"b"{\"a\":1}""#), "{shown}");
+    assert!(!shown.contains("second"), "{shown}");
+}
