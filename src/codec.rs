@@ -440,16 +440,22 @@ impl Encoder<&RawFrame> for NdjsonRawCodec {
     /// unterminated last line, which must not gain an LF) is
     /// [`FrameErrorKind::UnencodableFrame`].
     fn encode(&mut self, item: &RawFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
-        if item.error.is_some() {
-            return Err(CodecError::Frame(FrameError::new(
-                FrameErrorKind::UnencodableFrame,
-                item.offset,
-                item.line,
-                item.bytes.len(),
-            )));
-        }
-        encode_line(&item.bytes, dst, item.offset, self.max_frame_len())
+        encode_raw_frame(item, dst, self.max_frame_len())
     }
+}
+
+/// Writes a decoded frame back byte-exact plus LF (see `Encoder<&RawFrame>`); an error item
+/// is [`FrameErrorKind::UnencodableFrame`].
+fn encode_raw_frame(item: &RawFrame, dst: &mut BytesMut, max: usize) -> Result<(), CodecError> {
+    if item.error.is_some() {
+        return Err(CodecError::Frame(FrameError::new(
+            FrameErrorKind::UnencodableFrame,
+            item.offset,
+            item.line,
+            item.bytes.len(),
+        )));
+    }
+    encode_line(&item.bytes, dst, item.offset, max)
 }
 
 impl Encoder<RawFrame> for NdjsonRawCodec {
@@ -535,12 +541,12 @@ impl RawFrameBatch {
             entry,
         })
     }
-    /// The frames in stream order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = BatchFrame<'_>> + '_ {
-        self.entries.iter().map(|entry| BatchFrame {
+    /// The frames in stream order (also `for frame in &batch`).
+    pub fn iter(&self) -> BatchFrames<'_> {
+        BatchFrames {
             batch: &self.bytes,
-            entry,
-        })
+            entries: self.entries.iter(),
+        }
     }
     /// The frames as owned [`RawFrame`]s, each a zero-copy `Bytes::slice` of the batch.
     pub fn into_frames(self) -> impl ExactSizeIterator<Item = RawFrame> {
@@ -552,6 +558,43 @@ impl RawFrameBatch {
             cr_stripped: e.cr_stripped,
             error: e.error,
         })
+    }
+}
+
+impl<'b> IntoIterator for &'b RawFrameBatch {
+    type Item = BatchFrame<'b>;
+    type IntoIter = BatchFrames<'b>;
+    fn into_iter(self) -> BatchFrames<'b> {
+        self.iter()
+    }
+}
+
+/// The frames of a [`RawFrameBatch`] in stream order ([`RawFrameBatch::iter`]).
+#[derive(Clone, Debug)]
+pub struct BatchFrames<'b> {
+    batch: &'b Bytes,
+    entries: std::slice::Iter<'b, BatchEntry>,
+}
+
+impl<'b> Iterator for BatchFrames<'b> {
+    type Item = BatchFrame<'b>;
+    fn next(&mut self) -> Option<BatchFrame<'b>> {
+        let batch = self.batch;
+        self.entries.next().map(|entry| BatchFrame { batch, entry })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.entries.size_hint()
+    }
+}
+
+impl ExactSizeIterator for BatchFrames<'_> {}
+
+impl DoubleEndedIterator for BatchFrames<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let batch = self.batch;
+        self.entries
+            .next_back()
+            .map(|entry| BatchFrame { batch, entry })
     }
 }
 
@@ -655,15 +698,27 @@ impl NdjsonBatchCodec {
         self.on_oversize = policy;
         self
     }
-    /// Sets the most frames one batch holds (a bound on the entries' memory, 40 bytes each,
+    /// Sets the most frames one batch holds (a bound on the entries' memory, 56 bytes each,
     /// and on the work between two items); 0 is taken as 1.
-    pub fn max_batch_frames(mut self, n: usize) -> Self {
+    pub fn with_max_batch_frames(mut self, n: usize) -> Self {
         self.max_batch_frames = n.max(1);
         self
+    }
+    /// The most frames one batch holds.
+    pub fn max_batch_frames(&self) -> usize {
+        self.max_batch_frames
+    }
+    /// The oversize policy.
+    pub fn oversize_policy(&self) -> OnOversize {
+        self.on_oversize
     }
     /// The line limit.
     pub fn max_frame_len(&self) -> usize {
         self.framer.max_frame_len()
+    }
+    /// Changes the line limit; it applies from the next `decode` call.
+    pub fn set_max_frame_len(&mut self, max: usize) {
+        self.framer.set_max_frame_len(max);
     }
     /// The sans-I/O framer (counters: frames, blank lines, CR stripped, oversize, bytes
     /// examined).
@@ -750,6 +805,48 @@ impl Decoder for NdjsonBatchCodec {
                 bytes: f.bytes,
             }),
         )
+    }
+}
+
+impl Encoder<Bytes> for NdjsonBatchCodec {
+    type Error = CodecError;
+    /// As [`NdjsonRawCodec`]'s: the frame byte-exact plus LF, so that a `Framed` carries both
+    /// directions.
+    fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
+        encode_line(&item, dst, 0, self.max_frame_len())
+    }
+}
+
+impl Encoder<&[u8]> for NdjsonBatchCodec {
+    type Error = CodecError;
+    fn encode(&mut self, item: &[u8], dst: &mut BytesMut) -> Result<(), CodecError> {
+        encode_line(item, dst, 0, self.max_frame_len())
+    }
+}
+
+impl Encoder<&RawFrame> for NdjsonBatchCodec {
+    type Error = CodecError;
+    /// As [`NdjsonRawCodec`]'s (an error item is [`FrameErrorKind::UnencodableFrame`]).
+    fn encode(&mut self, item: &RawFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
+        encode_raw_frame(item, dst, self.max_frame_len())
+    }
+}
+
+impl Encoder<&RawFrameBatch> for NdjsonBatchCodec {
+    type Error = CodecError;
+    /// Writes every frame of a batch back byte-exact, each plus LF (a stripped CR is not
+    /// restored, skipped blank lines are not written). A batch holding an error item is
+    /// [`FrameErrorKind::UnencodableFrame`] for that item, and nothing of the batch is
+    /// written.
+    fn encode(&mut self, item: &RawFrameBatch, dst: &mut BytesMut) -> Result<(), CodecError> {
+        let at = dst.len();
+        for f in item {
+            if let Err(e) = encode_raw_frame(&f.to_raw(), dst, self.max_frame_len()) {
+                dst.truncate(at);
+                return Err(e);
+            }
+        }
+        Ok(())
     }
 }
 

@@ -65,7 +65,7 @@ fn batch_bound_boundary() {
     let stream = b"1\n2\n3\n4\n5\n";
     for (max, batches) in [(4, 2), (5, 1), (6, 1)] {
         let (got, err) = drive(
-            &mut NdjsonBatchCodec::new().max_batch_frames(max),
+            &mut NdjsonBatchCodec::new().with_max_batch_frames(max),
             &[stream],
         );
         assert_eq!(err, None);
@@ -102,4 +102,57 @@ fn batch_frame_debug_shows_only_its_frame() {
     let shown = format!("{:?}", got[0].get(0).unwrap());
     assert!(shown.contains(r#"b"{\"a\":1}""#), "{shown}");
     assert!(!shown.contains("second"), "{shown}");
+}
+
+/// The settings read back, the limit changed between calls, `for frame in &batch`, and the
+/// encoders: a decoded batch written back is the stream without its blank lines and
+/// stripped CRs, and a batch holding an error item writes nothing.
+#[test]
+fn settings_iteration_and_encoding() {
+    use bytes::{Bytes, BytesMut};
+    use mcpwire::framing::FrameErrorKind;
+    use tokio_util::codec::{Decoder, Encoder};
+
+    let mut codec = NdjsonBatchCodec::with_max_frame_len(8)
+        .on_oversize(OnOversize::Fatal)
+        .with_max_batch_frames(0);
+    assert_eq!(codec.max_batch_frames(), 1);
+    assert_eq!(codec.oversize_policy(), OnOversize::Fatal);
+    assert_eq!(codec.max_frame_len(), 8);
+    codec.set_max_frame_len(16);
+    assert_eq!(codec.max_frame_len(), 16);
+
+    let mut codec = NdjsonBatchCodec::new();
+    let mut buf = BytesMut::from(&b"{\"a\":1}\r\n\n[]\n"[..]);
+    let batch = codec.decode(&mut buf).unwrap().unwrap();
+    let mut seen = Vec::new();
+    for frame in &batch {
+        seen.push(frame.bytes().to_vec());
+    }
+    assert_eq!(seen, [b"{\"a\":1}".to_vec(), b"[]".to_vec()]);
+    assert_eq!(batch.iter().next_back().unwrap().bytes(), b"[]");
+
+    let mut out = BytesMut::new();
+    codec.encode(&batch, &mut out).unwrap();
+    codec.encode(Bytes::from_static(b"{}"), &mut out).unwrap();
+    codec.encode(&b"1"[..], &mut out).unwrap();
+    codec
+        .encode(&batch.get(1).unwrap().to_raw(), &mut out)
+        .unwrap();
+    assert_eq!(&out[..], b"{\"a\":1}\n[]\n{}\n1\n[]\n");
+
+    // An oversize line (reported) makes its batch unencodable, and nothing is written.
+    let mut codec = NdjsonBatchCodec::with_max_frame_len(4);
+    let mut buf = BytesMut::from(&b"{}\n0123456789\n"[..]);
+    let batch = codec.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(batch.len(), 2);
+    let mut out = BytesMut::from(&b"kept\n"[..]);
+    match codec.encode(&batch, &mut out) {
+        Err(mcpwire::codec::CodecError::Frame(e)) => {
+            assert_eq!(e.kind(), FrameErrorKind::UnencodableFrame);
+            assert_eq!(e.offset(), 3);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(&out[..], b"kept\n");
 }

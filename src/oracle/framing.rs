@@ -515,7 +515,7 @@ pub fn check_ndjson_batch_codec(
     let (batches, err) = drive_codec(
         &mut NdjsonBatchCodec::with_max_frame_len(max_frame_len)
             .on_oversize(policy)
-            .max_batch_frames(max_batch),
+            .with_max_batch_frames(max_batch),
         reads,
     );
     let disagree = |detail: String| Disagreement {
