@@ -447,15 +447,35 @@ impl Encoder<&RawFrame> for NdjsonRawCodec {
 /// Writes a decoded frame back byte-exact plus LF (see `Encoder<&RawFrame>`); an error item
 /// is [`FrameErrorKind::UnencodableFrame`].
 fn encode_raw_frame(item: &RawFrame, dst: &mut BytesMut, max: usize) -> Result<(), CodecError> {
-    if item.error.is_some() {
+    encode_decoded(
+        &item.bytes,
+        item.offset,
+        item.line,
+        item.error.is_some(),
+        dst,
+        max,
+    )
+}
+
+/// [`encode_raw_frame`] over a decoded frame's parts (its bytes, stream offset, line and
+/// whether it is an error item), so that a borrowed batch frame needs no owned copy.
+fn encode_decoded(
+    bytes: &[u8],
+    offset: u64,
+    line: u64,
+    error_item: bool,
+    dst: &mut BytesMut,
+    max: usize,
+) -> Result<(), CodecError> {
+    if error_item {
         return Err(CodecError::Frame(FrameError::new(
             FrameErrorKind::UnencodableFrame,
-            item.offset,
-            item.line,
-            item.bytes.len(),
+            offset,
+            line,
+            bytes.len(),
         )));
     }
-    encode_line(&item.bytes, dst, item.offset, max)
+    encode_line(bytes, dst, offset, max)
 }
 
 impl Encoder<RawFrame> for NdjsonRawCodec {
@@ -508,6 +528,17 @@ impl BatchEntry {
         }
     }
 
+    /// The entry's frame as an owned [`RawFrame`], its bytes a zero-copy slice of `batch`.
+    fn to_raw(&self, batch: &Bytes) -> RawFrame {
+        RawFrame {
+            bytes: batch.slice(self.start..self.end),
+            offset: self.offset,
+            line: self.line,
+            cr_stripped: self.cr_stripped,
+            error: self.error,
+        }
+    }
+
     fn error(e: FrameError, bytes: std::ops::Range<usize>) -> Self {
         Self {
             start: bytes.start,
@@ -551,13 +582,7 @@ impl RawFrameBatch {
     /// The frames as owned [`RawFrame`]s, each a zero-copy `Bytes::slice` of the batch.
     pub fn into_frames(self) -> impl ExactSizeIterator<Item = RawFrame> {
         let bytes = self.bytes;
-        self.entries.into_iter().map(move |e| RawFrame {
-            bytes: bytes.slice(e.start..e.end),
-            offset: e.offset,
-            line: e.line,
-            cr_stripped: e.cr_stripped,
-            error: e.error,
-        })
+        self.entries.into_iter().map(move |e| e.to_raw(&bytes))
     }
 }
 
@@ -644,13 +669,7 @@ impl<'b> BatchFrame<'b> {
     }
     /// The frame as an owned [`RawFrame`] (a zero-copy `Bytes::slice` of the batch).
     pub fn to_raw(&self) -> RawFrame {
-        RawFrame {
-            bytes: self.batch.slice(self.entry.start..self.entry.end),
-            offset: self.entry.offset,
-            line: self.entry.line,
-            cr_stripped: self.entry.cr_stripped,
-            error: self.entry.error,
-        }
+        self.entry.to_raw(self.batch)
     }
 }
 
@@ -792,6 +811,7 @@ impl Decoder for NdjsonBatchCodec {
         if let Some(batch) = self.decode(src)? {
             return Ok(Some(batch));
         }
+        // The leftover line, as a batch of one whose buffer is its bytes.
         Ok(
             finish_ndjson(&mut self.framer, self.on_oversize, src)?.map(|f| RawFrameBatch {
                 entries: vec![BatchEntry {
@@ -841,7 +861,16 @@ impl Encoder<&RawFrameBatch> for NdjsonBatchCodec {
     fn encode(&mut self, item: &RawFrameBatch, dst: &mut BytesMut) -> Result<(), CodecError> {
         let at = dst.len();
         for f in item {
-            if let Err(e) = encode_raw_frame(&f.to_raw(), dst, self.max_frame_len()) {
+            let (bytes, e) = (f.bytes(), &f.entry);
+            let wrote = encode_decoded(
+                bytes,
+                e.offset,
+                e.line,
+                e.error.is_some(),
+                dst,
+                self.max_frame_len(),
+            );
+            if let Err(e) = wrote {
                 dst.truncate(at);
                 return Err(e);
             }
