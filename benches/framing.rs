@@ -36,7 +36,10 @@ use bytes::BytesMut;
 use std::time::Duration;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput};
-use mcpwire::codec::{NdjsonBatchCodec, NdjsonCodec, NdjsonRawCodec, RawFrameBatch, SseCodec};
+use mcpwire::codec::{
+    NdjsonBatchCodec, NdjsonCodec, NdjsonRawCodec, RawFrameBatch, SseBatchCodec, SseCodec,
+    SseEventBatch,
+};
 use mcpwire::framing::ndjson::NdjsonFramer;
 use mcpwire::framing::sse::SseFramer;
 use mcpwire::framing::{DEFAULT_MAX_FRAME_LEN, Status};
@@ -272,6 +275,22 @@ fn check_same_frames(input: &[u8], frames: &[String]) {
         batched_prefilled.extend(b.iter().map(|f| f.bytes().to_vec()))
     });
     assert_eq!(batched, expect_frames(frames), "NdjsonBatchCodec");
+    let mut sse_batched = Vec::new();
+    run(&mut SseBatchCodec::new(), &sse_stream(frames), |b| {
+        sse_batched.extend(b.iter().map(|e| e.data().to_vec()))
+    });
+    assert_eq!(sse_batched, expect_frames(frames), "SseBatchCodec");
+    let mut sse_batched_ids = Vec::new();
+    decode_prefilled(
+        &mut SseBatchCodec::new(),
+        BytesMut::from(&resumable[..]),
+        |b| {
+            sse_batched_ids.extend(
+                b.iter()
+                    .map(|e| (e.id().map(<[u8]>::to_vec), e.data().to_vec())),
+            )
+        },
+    );
     assert_eq!(
         batched_prefilled,
         expect_frames(frames),
@@ -293,6 +312,10 @@ fn check_same_frames(input: &[u8], frames: &[String]) {
         })
         .collect();
     assert_eq!(sse_ids, expect_ids, "SseCodec decode only, resumable");
+    assert_eq!(
+        sse_batched_ids, expect_ids,
+        "SseBatchCodec decode only, resumable"
+    );
     assert_eq!(sse_ids_in_place, expect, "SseFramer in place, resumable");
     assert_eq!(floor_prefilled, expect, "floor decode only");
     assert_eq!(ours, expect, "NdjsonRawCodec");
@@ -315,6 +338,15 @@ fn expect_frames(frames: &[String]) -> Vec<Vec<u8>> {
 fn read_batch(b: &RawFrameBatch) -> usize {
     for f in b.iter() {
         black_box(f.bytes());
+    }
+    b.len()
+}
+
+/// Reads every event's data of an SSE batch as a borrowed slice; returns how many.
+#[inline(always)]
+fn read_sse_batch(b: &SseEventBatch) -> usize {
+    for e in b.iter() {
+        black_box(e.data());
     }
     b.len()
 }
@@ -487,6 +519,30 @@ fn bench(c: &mut Criterion) {
                     BatchSize::LargeInput,
                 )
             });
+            let name = format!("mcpwire_sse_batch_codec_decode_only{suffix}");
+            g.bench_function(id(&name), |b| {
+                b.iter_batched(
+                    || BytesMut::from(&stream[..]),
+                    |buf| {
+                        let mut k = 0usize;
+                        let buf = decode_prefilled(&mut SseBatchCodec::new(), buf, |batch| {
+                            k += read_sse_batch(&batch)
+                        });
+                        assert_eq!(k, n);
+                        buf
+                    },
+                    BatchSize::LargeInput,
+                )
+            });
+            g.bench_function(id(&format!("mcpwire_sse_batch_codec{suffix}")), |b| {
+                b.iter(|| {
+                    let mut k = 0usize;
+                    run(&mut SseBatchCodec::new(), black_box(stream), |batch| {
+                        k += read_sse_batch(&batch)
+                    });
+                    assert_eq!(k, n);
+                })
+            });
             g.bench_function(id(&format!("mcpwire_sse_framer_in_place{suffix}")), |b| {
                 b.iter(|| {
                     let mut k = 0usize;
@@ -536,6 +592,15 @@ const ICOUNT_IMPLS: &[(&str, &str)] = &[
     (
         "batch_codec_decode_only",
         "mcpwire_ndjson_batch_codec_decode_only",
+    ),
+    ("sse_batch_codec", "mcpwire_sse_batch_codec"),
+    (
+        "sse_batch_codec_decode_only",
+        "mcpwire_sse_batch_codec_decode_only",
+    ),
+    (
+        "sse_batch_codec_decode_only_resumable",
+        "mcpwire_sse_batch_codec_decode_only_resumable",
     ),
 ];
 
@@ -587,9 +652,13 @@ fn icount(args: &[String]) {
         "raw_codec_decode_only" | "batch_codec_decode_only" => {
             vec![BytesMut::from(&input[..]); passes + 1]
         }
-        "sse_codec_decode_only" => vec![BytesMut::from(&sse[..]); passes + 1],
+        "sse_codec_decode_only" | "sse_batch_codec_decode_only" => {
+            vec![BytesMut::from(&sse[..]); passes + 1]
+        }
         "baseline_decode_only" => vec![BytesMut::from(&input[..]); passes + 1],
-        "sse_codec_decode_only_resumable" => vec![BytesMut::from(&resumable[..]); passes + 1],
+        "sse_codec_decode_only_resumable" | "sse_batch_codec_decode_only_resumable" => {
+            vec![BytesMut::from(&resumable[..]); passes + 1]
+        }
         _ => Vec::new(),
     });
     let next_buf = || prefilled.borrow_mut().pop().expect("one buffer per pass");
@@ -692,6 +761,19 @@ fn icount(args: &[String]) {
                 });
                 black_box(buf);
             }),
+            "sse_batch_codec" => count_items(|k| {
+                run(&mut SseBatchCodec::new(), black_box(&sse), |b| {
+                    *k += read_sse_batch(&b)
+                })
+            }),
+            "sse_batch_codec_decode_only" | "sse_batch_codec_decode_only_resumable" => {
+                count_items(|k| {
+                    let buf = decode_prefilled(&mut SseBatchCodec::new(), next_buf(), |b| {
+                        *k += read_sse_batch(&b)
+                    });
+                    black_box(buf);
+                })
+            }
             other => panic!("unknown IMPL {other}; see icount --list"),
         }
     };

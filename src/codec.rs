@@ -7,6 +7,7 @@
 //! | [`NdjsonRawCodec`] | stdio | [`RawFrame`] | no (framing only, e.g. a forwarding proxy) |
 //! | [`NdjsonBatchCodec`] | stdio | [`RawFrameBatch`]: every complete line of a read | no |
 //! | [`SseCodec`] | `text/event-stream` | [`SseFrame`] | yes for message events (configurable) |
+//! | [`SseBatchCodec`] | `text/event-stream` | [`SseEventBatch`]: every complete event of a read | no |
 //! | [`BodyCodec`] | one HTTP body | [`Frame`] | yes |
 //!
 //! Frames are zero-copy: the decoder hands out `BytesMut::split_to(..).freeze()` of the read
@@ -69,6 +70,9 @@
 //! default); to accept larger frames, raise both.
 
 use std::io;
+
+mod sse_batch;
+pub use sse_batch::{BatchEvent, BatchEvents, SseBatchCodec, SseEventBatch};
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
@@ -1351,46 +1355,52 @@ impl Encoder<&SseFrame> for SseCodec {
     /// decoder ignores) is written as a blank line alone, which a decoder, like a WHATWG
     /// reader, takes as no event.
     fn encode(&mut self, item: &SseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
-        let max_line = self.framer.max_line_len();
-        let content_ok = item.error().is_none()
-            && item.data.len() <= self.framer.max_event_len()
-            && memchr::memchr(b'\r', &item.data).is_none()
-            && item.id.as_ref().is_none_or(|v| encodable_field(v, true))
-            && item
-                .event
-                .as_ref()
-                .is_none_or(|v| encodable_field(v, false));
-        if !content_ok {
-            return Err(unencodable(item.data.len()));
-        }
-        // Each line is written as it is found to fit the line limit; on the first that does
-        // not, `dst` is cut back to where it was.
-        let start = dst.len();
-        dst.reserve(item.data.len() + 32);
-        let mut put = |name: &[u8], value: &[u8]| match field_sep(name, value, max_line) {
-            Some(sep) => {
-                put_field(dst, name, sep, value);
-                true
-            }
-            None => false,
-        };
-        let written = item.id.as_ref().is_none_or(|id| put(b"id", id))
-            && item.event.as_ref().is_none_or(|ev| put(b"event", ev))
-            && item
-                .retry
-                .is_none_or(|r| put(b"retry", r.to_string().as_bytes()))
-            && ((!item.has_data && item.data.is_empty())
-                || item
-                    .data
-                    .split(|&b| b == b'\n')
-                    .all(|part| put(b"data", part)));
-        if !written {
-            dst.truncate(start);
-            return Err(unencodable(item.data.len()));
-        }
-        dst.put_u8(b'\n');
-        Ok(())
+        encode_sse(item, dst, &self.framer)
     }
+}
+
+/// [`SseCodec`]'s encoding of `item` under `framer`'s limits (shared with
+/// [`SseBatchCodec`]).
+fn encode_sse(item: &SseFrame, dst: &mut BytesMut, framer: &SseFramer) -> Result<(), CodecError> {
+    let max_line = framer.max_line_len();
+    let content_ok = item.error().is_none()
+        && item.data.len() <= framer.max_event_len()
+        && memchr::memchr(b'\r', &item.data).is_none()
+        && item.id.as_ref().is_none_or(|v| encodable_field(v, true))
+        && item
+            .event
+            .as_ref()
+            .is_none_or(|v| encodable_field(v, false));
+    if !content_ok {
+        return Err(unencodable(item.data.len()));
+    }
+    // Each line is written as it is found to fit the line limit; on the first that does
+    // not, `dst` is cut back to where it was.
+    let start = dst.len();
+    dst.reserve(item.data.len() + 32);
+    let mut put = |name: &[u8], value: &[u8]| match field_sep(name, value, max_line) {
+        Some(sep) => {
+            put_field(dst, name, sep, value);
+            true
+        }
+        None => false,
+    };
+    let written = item.id.as_ref().is_none_or(|id| put(b"id", id))
+        && item.event.as_ref().is_none_or(|ev| put(b"event", ev))
+        && item
+            .retry
+            .is_none_or(|r| put(b"retry", r.to_string().as_bytes()))
+        && ((!item.has_data && item.data.is_empty())
+            || item
+                .data
+                .split(|&b| b == b'\n')
+                .all(|part| put(b"data", part)));
+    if !written {
+        dst.truncate(start);
+        return Err(unencodable(item.data.len()));
+    }
+    dst.put_u8(b'\n');
+    Ok(())
 }
 
 impl Encoder<SseFrame> for SseCodec {
@@ -1408,14 +1418,18 @@ impl Encoder<Bytes> for SseCodec {
     /// the official SDK servers use; without the `event:` line when the codec's line limit is
     /// under 13 bytes).
     fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
-        // Without the `event:` line when even `event:message` is over the line limit: the
-        // event type is `message` without it too.
-        let frame = if field_sep(b"event", b"message", self.framer.max_line_len()).is_some() {
-            SseFrame::new(item).with_event(Bytes::from_static(b"message"))
-        } else {
-            SseFrame::new(item)
-        };
-        self.encode(&frame, dst)
+        encode_sse(&message_event(item, &self.framer), dst, &self.framer)
+    }
+}
+
+/// `data` as the event [`SseCodec`]'s `Encoder<Bytes>` writes: with `event: message`, unless
+/// even `event:message` is over `framer`'s line limit (the event type is `message` without
+/// it too).
+fn message_event(data: Bytes, framer: &SseFramer) -> SseFrame {
+    if field_sep(b"event", b"message", framer.max_line_len()).is_some() {
+        SseFrame::new(data).with_event(Bytes::from_static(b"message"))
+    } else {
+        SseFrame::new(data)
     }
 }
 

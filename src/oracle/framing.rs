@@ -547,6 +547,104 @@ pub fn check_ndjson_batch_codec(
     Ok(())
 }
 
+/// The fields of an [`SseFrame`](crate::codec::SseFrame) that a codec that does not parse
+/// fills, for comparison.
+#[cfg(feature = "codec")]
+type SseFrameFields = (
+    bytes::Bytes,
+    bool,
+    Option<bytes::Bytes>,
+    Option<bytes::Bytes>,
+    Option<u64>,
+    (u64, u64),
+    Vec<crate::framing::sse::DataLineStart>,
+    Option<FrameError>,
+);
+
+#[cfg(feature = "codec")]
+fn sse_frame_fields(f: &crate::codec::SseFrame) -> SseFrameFields {
+    (
+        f.data().clone(),
+        f.has_data(),
+        f.event().cloned(),
+        f.id().cloned(),
+        f.retry(),
+        (f.offset(), f.line()),
+        f.data_line_starts().collect(),
+        f.error(),
+    )
+}
+
+/// [`SseBatchCodec`](crate::codec::SseBatchCodec) against an
+/// [`SseCodec`](crate::codec::SseCodec) that does not parse, on the same reads and limits
+/// (`max_event_len`, `max_line_len`): the batches, each of 1 to `max_batch` items (0 counts
+/// as 1), flattened, are the per-event items (data, fields, offsets, lines, data line starts,
+/// errors) in order; an item reads the same borrowed
+/// ([`BatchEvent`](crate::codec::BatchEvent)) as owned, `is_message` and `data_position`
+/// included.
+///
+/// # Errors
+/// A [`Disagreement`] naming the first difference.
+#[cfg(feature = "codec")]
+pub fn check_sse_batch_codec(
+    reads: &[&[u8]],
+    (max_event_len, max_line_len): (usize, usize),
+    max_batch: usize,
+) -> Result<(), Disagreement> {
+    use crate::codec::{SseBatchCodec, SseCodec};
+    let (want, want_err) = drive_codec(
+        &mut SseCodec::with_limits(max_event_len, max_line_len, None),
+        reads,
+    );
+    let (batches, err) = drive_codec(
+        &mut SseBatchCodec::with_limits(max_event_len, max_line_len)
+            .with_max_batch_events(max_batch),
+        reads,
+    );
+    let disagree = |detail: String| Disagreement {
+        check: "sse: batch codec vs per-event codec",
+        detail,
+    };
+    let mut got = Vec::new();
+    for b in batches {
+        if b.is_empty() || b.len() > max_batch.max(1) {
+            return Err(disagree(format!("a batch of {} items", b.len())));
+        }
+        for ev in &b {
+            let f = ev.to_frame();
+            let positions = |at| (ev.data_position(at), f.data_position(at));
+            let same = ev.data() == &f.data()[..]
+                && ev.has_data() == f.has_data()
+                && ev.event() == f.event().map(|b| &b[..])
+                && ev.id() == f.id().map(|b| &b[..])
+                && (
+                    ev.retry(),
+                    ev.offset(),
+                    ev.line(),
+                    ev.error(),
+                    ev.data_offset(),
+                ) == (f.retry(), f.offset(), f.line(), f.error(), f.data_offset())
+                && ev.is_message() == f.is_message()
+                && ev.data_line_starts().eq(f.data_line_starts())
+                && (0..=ev.data().len() + 1).all(|at| {
+                    let (a, b) = positions(at);
+                    a == b
+                });
+            if !same {
+                return Err(disagree(format!("borrowed {ev:?} vs owned {f:?}")));
+            }
+        }
+        got.extend(b.into_frames().map(|f| sse_frame_fields(&f)));
+    }
+    let want: Vec<_> = want.iter().map(sse_frame_fields).collect();
+    if got != want || err.is_some() || want_err.is_some() {
+        return Err(disagree(format!(
+            "batches: {got:?} then {err:?}\n per event: {want:?} then {want_err:?}"
+        )));
+    }
+    Ok(())
+}
+
 /// Feeds `reads` to a fresh [`SseFramer`] with the given limits under the buffer contract,
 /// then finishes; checks progress, pending-bytes bound and bytes examined (at most twice the
 /// bytes fed plus a constant, as the framer documents).

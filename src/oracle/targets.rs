@@ -301,14 +301,30 @@ pub fn ndjson(data: &[u8]) -> Result<(), String> {
 }
 
 /// `sse`: [`check_sse_splits`](super::framing::check_sse_splits); with a small limit `n` the
-/// event limit is `n` and the line limit `n + 8`.
+/// event limit is `n` and the line limit `n + 8`. With feature `codec`, also
+/// [`check_sse_batch_codec`](super::framing::check_sse_batch_codec) on the same reads and
+/// limits, batches of at most 1, 3 and 1024 items.
 ///
 /// # Errors
 /// The oracle's finding.
 pub fn sse(data: &[u8]) -> Result<(), String> {
     let input = split_input(data);
     let limits = input.small_limit().map(|n| (n, n + 8));
-    super::framing::check_sse_splits(input.stream, &input.splits, limits).map_err(|e| e.to_string())
+    super::framing::check_sse_splits(input.stream, &input.splits, limits)
+        .map_err(|e| e.to_string())?;
+    #[cfg(feature = "codec")]
+    {
+        let reads = super::framing::reads(input.stream, &input.splits);
+        let limits = limits.unwrap_or((
+            crate::framing::DEFAULT_MAX_FRAME_LEN,
+            crate::framing::DEFAULT_MAX_FRAME_LEN + crate::framing::sse::LINE_OVERHEAD,
+        ));
+        for max_batch in [1, 3, 1024] {
+            super::framing::check_sse_batch_codec(&reads, limits, max_batch)
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,500 @@
+//! [`SseBatchCodec`]: every complete SSE event of a read as one [`SseEventBatch`].
+
+use std::fmt;
+use std::ops::Range;
+
+use bytes::{Buf, Bytes, BytesMut};
+use tokio_util::codec::{Decoder, Encoder};
+
+use super::{CodecError, SseContent, SseFrame, encode_sse, message_event};
+use crate::framing::sse::{self, DataLineStart, SseEvent, SseFramer, event_type};
+use crate::framing::{FrameError, Status, StreamPos};
+
+/// Where a value of a batched event lies: `start..end` of the batch's read buffer, or of its
+/// side buffer (`side`: joined data and field values the framer copied).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Span {
+    side: bool,
+    start: usize,
+    end: usize,
+}
+
+/// A batched event's `event:` field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum EventName {
+    /// No `event:` line.
+    None,
+    /// Exactly `message` (the official SDK servers write it on every event): nothing copied.
+    Message,
+    /// Any other value.
+    Other(Span),
+}
+
+/// One event of a batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct EventEntry {
+    data: Span,
+    has_data: bool,
+    event: EventName,
+    id: Option<Span>,
+    retry: Option<u64>,
+    offset: u64,
+    line: u64,
+    first_data: Option<StreamPos>,
+    /// The event's later `data:` value starts: a range of the batch's `starts`.
+    more_data: Range<usize>,
+}
+
+/// One item of a batch: an event, or a framing error (oversize or unterminated event).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Entry {
+    Event(EventEntry),
+    Error(FrameError),
+}
+
+/// Every complete event that one [`SseBatchCodec::decode`] call found, as one item: one
+/// `split_to(..).freeze()` of the read buffer for all of them (one reference count per batch,
+/// not per event), plus one side buffer for what an event does not hold in the read buffer
+/// (data joined from several `data:` lines, `event:` values other than `message`, `id:`
+/// values the framer's line-by-line path copied).
+///
+/// Read the events borrowed ([`iter`](Self::iter), [`get`](Self::get)); take one out as an
+/// owned [`SseFrame`] only where it must outlive the batch ([`BatchEvent::to_frame`],
+/// [`into_frames`](Self::into_frames): zero-copy `Bytes::slice`s). Flattened, the batches
+/// of a stream are exactly the items an [`SseCodec`](super::SseCodec) that does not parse
+/// yields for it (fields, offsets, lines, data positions and errors).
+#[derive(Clone, Debug)]
+pub struct SseEventBatch {
+    bytes: Bytes,
+    side: Bytes,
+    starts: Vec<DataLineStart>,
+    entries: Vec<Entry>,
+}
+
+impl SseEventBatch {
+    /// Number of items (error items included); at least 1 in a decoded batch.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    /// True when the batch holds no item (never for a decoded batch).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+    /// The read-buffer bytes the decoder took for this batch (every line of its events,
+    /// comments and discarded bytes included).
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+    /// The item at `index`; `None` past the end.
+    pub fn get(&self, index: usize) -> Option<BatchEvent<'_>> {
+        self.entries
+            .get(index)
+            .map(|entry| BatchEvent { batch: self, entry })
+    }
+    /// The items in stream order (also `for event in &batch`).
+    pub fn iter(&self) -> BatchEvents<'_> {
+        BatchEvents {
+            batch: self,
+            entries: self.entries.iter(),
+        }
+    }
+    /// The items as owned [`SseFrame`]s (values are zero-copy slices of the batch's buffers;
+    /// no envelope is parsed).
+    pub fn into_frames(self) -> impl ExactSizeIterator<Item = SseFrame> {
+        (0..self.entries.len()).map(move |i| {
+            BatchEvent {
+                batch: &self,
+                entry: &self.entries[i],
+            }
+            .to_frame()
+        })
+    }
+    fn span(&self, s: &Span) -> &[u8] {
+        let buf = if s.side { &self.side } else { &self.bytes };
+        &buf[s.start..s.end]
+    }
+    fn span_bytes(&self, s: &Span) -> Bytes {
+        let buf = if s.side { &self.side } else { &self.bytes };
+        buf.slice(s.start..s.end)
+    }
+}
+
+impl<'b> IntoIterator for &'b SseEventBatch {
+    type Item = BatchEvent<'b>;
+    type IntoIter = BatchEvents<'b>;
+    fn into_iter(self) -> BatchEvents<'b> {
+        self.iter()
+    }
+}
+
+/// The items of an [`SseEventBatch`] in stream order ([`SseEventBatch::iter`]).
+#[derive(Clone, Debug)]
+pub struct BatchEvents<'b> {
+    batch: &'b SseEventBatch,
+    entries: std::slice::Iter<'b, Entry>,
+}
+
+impl<'b> Iterator for BatchEvents<'b> {
+    type Item = BatchEvent<'b>;
+    fn next(&mut self) -> Option<BatchEvent<'b>> {
+        let batch = self.batch;
+        self.entries.next().map(|entry| BatchEvent { batch, entry })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.entries.size_hint()
+    }
+}
+
+impl ExactSizeIterator for BatchEvents<'_> {}
+
+impl DoubleEndedIterator for BatchEvents<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let batch = self.batch;
+        self.entries
+            .next_back()
+            .map(|entry| BatchEvent { batch, entry })
+    }
+}
+
+/// One item of an [`SseEventBatch`], borrowed from it: an event or an error item, with the
+/// accessors of [`SseFrame`] (less the envelope: parse [`data`](Self::data) in place with a
+/// [`Parser`](crate::Parser) when [`is_message`](Self::is_message)).
+#[derive(Clone, Copy)]
+pub struct BatchEvent<'b> {
+    batch: &'b SseEventBatch,
+    entry: &'b Entry,
+}
+
+impl fmt::Debug for BatchEvent<'_> {
+    /// The item's own fields, not the batch's buffers.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BatchEvent")
+            .field("data", &Bytes::copy_from_slice(self.data()))
+            .field("has_data", &self.has_data())
+            .field("event", &self.event().map(Bytes::copy_from_slice))
+            .field("id", &self.id().map(Bytes::copy_from_slice))
+            .field("retry", &self.retry())
+            .field("offset", &self.offset())
+            .field("line", &self.line())
+            .field("error", &self.error())
+            .finish()
+    }
+}
+
+impl<'b> BatchEvent<'b> {
+    fn event_entry(&self) -> Option<&'b EventEntry> {
+        match self.entry {
+            Entry::Event(e) => Some(e),
+            Entry::Error(_) => None,
+        }
+    }
+    /// The event data: the `data:` values joined with LF; empty for an event without data
+    /// and for an error item.
+    pub fn data(&self) -> &'b [u8] {
+        self.event_entry().map_or(&[], |e| self.batch.span(&e.data))
+    }
+    /// True when the event had a `data:` field (possibly empty); false for an error item.
+    pub fn has_data(&self) -> bool {
+        self.event_entry().is_some_and(|e| e.has_data)
+    }
+    /// As [`SseFrame::is_message`]: non-empty data and event type `message`, not an error
+    /// item.
+    pub fn is_message(&self) -> bool {
+        self.event_entry().is_some() && !self.data().is_empty() && self.event_type() == b"message"
+    }
+    /// The `event:` value.
+    pub fn event(&self) -> Option<&'b [u8]> {
+        match &self.event_entry()?.event {
+            EventName::None => None,
+            EventName::Message => Some(b"message"),
+            EventName::Other(s) => Some(self.batch.span(s)),
+        }
+    }
+    /// The event type: the `event:` value, or `b"message"` when absent or empty (WHATWG).
+    pub fn event_type(&self) -> &'b [u8] {
+        event_type(self.event())
+    }
+    /// The `id:` value.
+    pub fn id(&self) -> Option<&'b [u8]> {
+        let e = self.event_entry()?;
+        e.id.as_ref().map(|s| self.batch.span(s))
+    }
+    /// The `retry:` value in milliseconds.
+    pub fn retry(&self) -> Option<u64> {
+        self.event_entry()?.retry
+    }
+    /// Stream offset of the event's first field line (or of the error).
+    pub fn offset(&self) -> u64 {
+        match self.entry {
+            Entry::Event(e) => e.offset,
+            Entry::Error(e) => e.offset(),
+        }
+    }
+    /// 1-based line number of the event's first field line (or of the error).
+    pub fn line(&self) -> u64 {
+        match self.entry {
+            Entry::Event(e) => e.line,
+            Entry::Error(e) => e.line(),
+        }
+    }
+    /// Stream offset of the first `data:` value byte.
+    pub fn data_offset(&self) -> Option<u64> {
+        self.event_entry()?.first_data.map(|p| p.offset)
+    }
+    /// Where byte `at` of [`data`](Self::data) lies in the stream (offset, line, column), as
+    /// [`SseFrame::data_position`].
+    pub fn data_position(&self, at: usize) -> Option<StreamPos> {
+        let e = self.event_entry()?;
+        sse::data_position(e.first_data, self.more_data(e), self.data().len(), at)
+    }
+    /// Where each `data:` value starts, in order, as [`SseFrame::data_line_starts`].
+    pub fn data_line_starts(&self) -> impl Iterator<Item = DataLineStart> + 'b {
+        let (first, more) = match self.event_entry() {
+            Some(e) => (e.first_data, self.more_data(e)),
+            None => (None, &[][..]),
+        };
+        sse::data_line_starts(first, more)
+    }
+    fn more_data(&self, e: &EventEntry) -> &'b [DataLineStart] {
+        &self.batch.starts[e.more_data.clone()]
+    }
+    /// The framing error of an error item (oversize, unterminated event).
+    pub fn error(&self) -> Option<FrameError> {
+        match self.entry {
+            Entry::Error(e) => Some(*e),
+            Entry::Event(_) => None,
+        }
+    }
+    /// The item as an owned [`SseFrame`]: data and field values are zero-copy `Bytes::slice`s
+    /// of the batch; no envelope ([`SseFrame::envelope`] is `None`, or the framing error).
+    pub fn to_frame(&self) -> SseFrame {
+        let e = match self.entry {
+            Entry::Error(e) => return SseFrame::from_error(*e),
+            Entry::Event(e) => e,
+        };
+        SseFrame {
+            data: self.batch.span_bytes(&e.data),
+            has_data: e.has_data,
+            event: match &e.event {
+                EventName::None => None,
+                EventName::Message => Some(Bytes::from_static(b"message")),
+                EventName::Other(s) => Some(self.batch.span_bytes(s)),
+            },
+            id: e.id.as_ref().map(|s| self.batch.span_bytes(s)),
+            retry: e.retry,
+            offset: e.offset,
+            line: e.line,
+            first_data: e.first_data,
+            more_data: self.more_data(e).into(),
+            content: SseContent::None,
+        }
+    }
+}
+
+/// A batch being filled by one `decode` call.
+struct Builder {
+    side: Vec<u8>,
+    starts: Vec<DataLineStart>,
+    entries: Vec<Entry>,
+    /// Entries reserved at the first push.
+    room: usize,
+}
+
+impl Builder {
+    fn push(&mut self, entry: Entry) {
+        if self.entries.capacity() == 0 {
+            self.entries.reserve_exact(self.room);
+        }
+        self.entries.push(entry);
+    }
+    /// `value` copied into the side buffer.
+    #[inline(never)]
+    fn copy(&mut self, value: &[u8]) -> Span {
+        let start = self.side.len();
+        self.side.extend_from_slice(value);
+        Span {
+            side: true,
+            start,
+            end: self.side.len(),
+        }
+    }
+    /// The event `ev`, found in the read buffer from `base` on.
+    #[inline(always)]
+    fn event(&mut self, base: usize, ev: &SseEvent<'_>) {
+        let in_buf = |r: Range<usize>| Span {
+            side: false,
+            start: base + r.start,
+            end: base + r.end,
+        };
+        let data = match ev.data_range() {
+            Some(r) => in_buf(r),
+            None => self.copy(ev.data()),
+        };
+        let event = match ev.event() {
+            None => EventName::None,
+            Some(b"message") => EventName::Message,
+            Some(v) => EventName::Other(self.copy(v)),
+        };
+        let id = match (ev.id_range(), ev.id()) {
+            (Some(r), _) => Some(in_buf(r)),
+            (None, Some(v)) => Some(self.copy(v)),
+            (None, None) => None,
+        };
+        let at = self.starts.len();
+        let more = ev.more_data();
+        if !more.is_empty() {
+            self.starts.extend_from_slice(more);
+        }
+        let entry = EventEntry {
+            data,
+            has_data: ev.has_data(),
+            event,
+            id,
+            retry: ev.retry(),
+            offset: ev.offset(),
+            line: ev.line(),
+            first_data: ev.first_data(),
+            more_data: at..at + more.len(),
+        };
+        self.push(Entry::Event(entry));
+    }
+}
+
+/// `text/event-stream` decoder yielding every complete event of the read buffer at once as an
+/// [`SseEventBatch`]: the framing of [`SseCodec`](super::SseCodec) (same limits, error items,
+/// end-of-stream handling), without a reference count taken and an [`SseFrame`] moved per
+/// event, and without parsing. For a gateway's hot path, where events are validated in
+/// place and only some are kept (PERF.md §7 has its cost per event next to `SseCodec`'s).
+/// Encodes like `SseCodec` (`&SseFrame`, `Bytes`, a whole `&SseEventBatch`).
+#[derive(Clone, Debug)]
+pub struct SseBatchCodec {
+    framer: SseFramer,
+    max_batch_events: usize,
+}
+
+impl Default for SseBatchCodec {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SseBatchCodec {
+    /// The default number of items a batch holds at most: 1024.
+    pub const DEFAULT_MAX_BATCH_EVENTS: usize = 1024;
+
+    /// Default limits (event data 4 MiB, line 4 MiB + 64), [`Self::DEFAULT_MAX_BATCH_EVENTS`]
+    /// items per batch.
+    pub fn new() -> Self {
+        Self::from_framer(SseFramer::new())
+    }
+    /// With limits in bytes, as [`SseFramer::with_limits`]: joined data of one event, and one
+    /// line without its terminator.
+    pub fn with_limits(max_event_len: usize, max_line_len: usize) -> Self {
+        Self::from_framer(SseFramer::with_limits(max_event_len, max_line_len))
+    }
+    fn from_framer(framer: SseFramer) -> Self {
+        Self {
+            framer,
+            max_batch_events: Self::DEFAULT_MAX_BATCH_EVENTS,
+        }
+    }
+    /// Sets the most items one batch holds (a bound on the entries' memory and on the work
+    /// between two items); 0 is taken as 1.
+    pub fn with_max_batch_events(mut self, n: usize) -> Self {
+        self.max_batch_events = n.max(1);
+        self
+    }
+    /// The most items one batch holds.
+    pub fn max_batch_events(&self) -> usize {
+        self.max_batch_events
+    }
+    /// The sans-I/O framer (limits, counters, BOM note).
+    pub fn framer(&self) -> &SseFramer {
+        &self.framer
+    }
+    fn take(&mut self, src: &mut BytesMut, eof: bool) -> Option<SseEventBatch> {
+        let mut b = Builder {
+            side: Vec::new(),
+            starts: Vec::new(),
+            entries: Vec::new(),
+            // An event per 64 bytes read (MCP events are longer), so that the entries are not
+            // moved as the batch grows; reserved at the first item only.
+            room: self.max_batch_events.min(src.len() / 64 + 1),
+        };
+        // Bytes of `src` this call has consumed: the batch's events lie before it.
+        let mut pos = 0;
+        while b.entries.len() < self.max_batch_events {
+            let buf = &src[pos..];
+            let d = if eof {
+                self.framer.finish(buf)
+            } else {
+                self.framer.decode(buf)
+            };
+            let consumed = d.consumed;
+            match d.status {
+                Status::Partial => {
+                    pos += consumed;
+                    break;
+                }
+                Status::Complete(Ok(ev)) => b.event(pos, &ev),
+                Status::Complete(Err(e)) => b.push(Entry::Error(e)),
+            }
+            pos += consumed;
+        }
+        if b.entries.is_empty() {
+            src.advance(pos);
+            return None;
+        }
+        Some(SseEventBatch {
+            bytes: src.split_to(pos).freeze(),
+            side: Bytes::from(b.side),
+            starts: b.starts,
+            entries: b.entries,
+        })
+    }
+}
+
+impl Decoder for SseBatchCodec {
+    type Item = SseEventBatch;
+    type Error = CodecError;
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<SseEventBatch>, CodecError> {
+        Ok(self.take(src, false))
+    }
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<SseEventBatch>, CodecError> {
+        Ok(self.take(src, true))
+    }
+}
+
+impl Encoder<&SseFrame> for SseBatchCodec {
+    type Error = CodecError;
+    /// As [`SseCodec`](super::SseCodec)'s, under this codec's limits.
+    fn encode(&mut self, item: &SseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
+        encode_sse(item, dst, &self.framer)
+    }
+}
+
+impl Encoder<Bytes> for SseBatchCodec {
+    type Error = CodecError;
+    /// As [`SseCodec`](super::SseCodec)'s: `event: message` and the data as `data: ` lines.
+    fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
+        encode_sse(&message_event(item, &self.framer), dst, &self.framer)
+    }
+}
+
+impl Encoder<&SseEventBatch> for SseBatchCodec {
+    type Error = CodecError;
+    /// Writes every event of a batch as `&SseFrame` would (fields and data, not the comments
+    /// or line ends read). A batch holding an error item, or an event that cannot be encoded,
+    /// is [`FrameErrorKind::UnencodableFrame`](crate::framing::FrameErrorKind::UnencodableFrame)
+    /// and nothing of the batch is written.
+    fn encode(&mut self, item: &SseEventBatch, dst: &mut BytesMut) -> Result<(), CodecError> {
+        let at = dst.len();
+        for ev in item {
+            if let Err(e) = encode_sse(&ev.to_frame(), dst, &self.framer) {
+                dst.truncate(at);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+}

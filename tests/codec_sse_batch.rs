@@ -1,0 +1,229 @@
+//! `SseBatchCodec` against an `SseCodec` that does not parse: on any stream, fed in any reads,
+//! under any limits and batch bound, the batches flattened are exactly the per-event codec's
+//! items (data, fields, offsets, lines, data line starts, errors) in the same order, and each
+//! item reads the same borrowed as owned (`mcpwire::oracle::framing::check_sse_batch_codec`,
+//! which the fuzz target `sse` runs too).
+
+use bytes::{Bytes, BytesMut};
+use mcpwire::codec::{SseBatchCodec, SseCodec, SseFrame};
+use mcpwire::framing::FrameErrorKind;
+use mcpwire::oracle::framing::{check_sse_batch_codec, drive_codec as drive};
+use proptest::prelude::*;
+use tokio_util::codec::{Decoder, Encoder};
+
+fn check(stream: &[u8], cuts: &[usize], limits: (usize, usize), max_batch: usize) {
+    let mut cuts: Vec<usize> = cuts.iter().map(|&c| c % (stream.len() + 1)).collect();
+    cuts.sort_unstable();
+    let mut reads = Vec::new();
+    let mut at = 0;
+    for c in cuts.into_iter().chain([stream.len()]) {
+        reads.push(&stream[at..c]);
+        at = c;
+    }
+    if let Err(d) = check_sse_batch_codec(&reads, limits, max_batch) {
+        panic!(
+            "{d}\n stream {:?} reads {reads:?}",
+            String::from_utf8_lossy(stream)
+        );
+    }
+}
+
+/// The pieces SSE streams are made of: field lines of every kind (the whole-event fast path's
+/// shapes and the line-by-line path's), comments, blank lines, each of the three line ends.
+const PIECES: &[&[u8]] = &[
+    b"data: {\"a\":1}",
+    b"data:x",
+    b"data:",
+    b"data: 0123456789abcdef",
+    b"id: 7",
+    b"id:",
+    b"id: a\0b",
+    b"event: message",
+    b"event: endpoint",
+    b"event:",
+    b"retry: 10",
+    b"retry: x",
+    b": keep-alive",
+    b"other: 1",
+    b"\xEF\xBB\xBFdata: b",
+    b"",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Streams of field lines, comments and blank lines with LF, CRLF or CR ends (and no end
+    /// after the last line), cut into up to 6 reads, with limits small enough for oversize
+    /// events and lines, and batch bounds 0 to 4.
+    #[test]
+    fn batches_flatten_to_the_per_event_items(
+        lines in proptest::collection::vec((0..PIECES.len(), 0usize..3), 0..24),
+        last_end in any::<bool>(),
+        cuts in proptest::collection::vec(any::<usize>(), 0..6),
+        max_event in prop_oneof![Just(4usize), Just(12), Just(1 << 20)],
+        max_batch in 0usize..5,
+    ) {
+        let mut stream = Vec::new();
+        for (i, &(piece, end)) in lines.iter().enumerate() {
+            stream.extend_from_slice(PIECES[piece]);
+            if last_end || i + 1 < lines.len() {
+                stream.extend_from_slice([&b"\n"[..], b"\r\n", b"\r"][end]);
+            }
+        }
+        check(&stream, &cuts, (max_event, max_event + 8), max_batch);
+    }
+}
+
+/// Every split point of a stream with a single-line event and an `id:` (the fast path's
+/// zero-copy id), a joined two-line event with `event: message` and a comment between its
+/// lines, an event of another type, a priming event, an oversize event, a CRLF split and an
+/// unterminated last event; each batch bound from 1 to 8.
+#[test]
+fn every_split_point_and_batch_bound() {
+    let stream = b"id: 1\ndata: {\"a\":1}\n\nevent: message\ndata: [1,\n: c\ndata: 2]\n\n\
+event: endpoint\r\ndata: /post\r\n\r\nid: p\ndata:\n\ndata: 0123456789abcdefghij\n\ndata: tail";
+    for max_batch in 1..=8 {
+        for k in 0..=stream.len() {
+            check(stream, &[k], (16, 24), max_batch);
+        }
+    }
+}
+
+/// Every SSE capture shipped in `corpora/real/sse`, in one read and in reads of 1, 7 and 64
+/// bytes, with the default limits and batch bounds 1, 2 and 1024.
+#[test]
+fn shipped_captures() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/real/sse");
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        for file in std::fs::read_dir(entry.unwrap().path()).unwrap() {
+            let stream = std::fs::read(file.unwrap().path()).unwrap();
+            files += 1;
+            for step in [stream.len().max(1), 1, 7, 64] {
+                let reads: Vec<&[u8]> = stream.chunks(step).collect();
+                for max_batch in [1, 2, 1024] {
+                    let limits = (4 << 20, (4 << 20) + 64);
+                    if let Err(d) = check_sse_batch_codec(&reads, limits, max_batch) {
+                        panic!("{d}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(files >= 6, "{files} captures");
+}
+
+/// The batch bound at n - 1, n and n + 1 for a read of n = 5 events: 2, 1 and 1 batches.
+#[test]
+fn batch_bound_boundary() {
+    let stream = b"data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\ndata: 5\n\n";
+    for (max, batches) in [(4, 2), (5, 1), (6, 1)] {
+        let (got, err) = drive(
+            &mut SseBatchCodec::new().with_max_batch_events(max),
+            &[stream],
+        );
+        assert_eq!(err, None);
+        assert_eq!(got.len(), batches, "max {max}");
+        let data: Vec<Vec<u8>> = got
+            .iter()
+            .flat_map(|b| b.iter().map(|e| e.data().to_vec()))
+            .collect();
+        assert_eq!(data, [b"1", b"2", b"3", b"4", b"5"].map(|b| b.to_vec()));
+    }
+}
+
+/// What a batch holds: a zero-copy single-line event with its id in the read buffer, joined
+/// data in the side buffer with its data positions, an error item, and the unterminated
+/// event at the end of the stream; `Debug` shows an item's own fields only.
+#[test]
+fn items_fields_and_errors() {
+    let stream =
+        b"id: 9\ndata: {\"a\":1}\n\nevent: note\ndata: x\ndata: y\n\ndata: 0123456789\n\ndata: z";
+    let mut codec = SseBatchCodec::with_limits(8, 16);
+    let mut buf = BytesMut::from(&stream[..]);
+    let batch = codec.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(batch.len(), 3);
+    let first = batch.get(0).unwrap();
+    assert_eq!(first.data(), b"{\"a\":1}");
+    assert_eq!(first.id(), Some(&b"9"[..]));
+    assert!(first.is_message());
+    assert_eq!(first.data_offset(), Some(12));
+    // Both values are slices of the batch's read buffer.
+    let range = batch.bytes().as_ptr_range();
+    assert!(range.contains(&first.data().as_ptr()));
+    assert!(range.contains(&first.id().unwrap().as_ptr()));
+    let second = batch.get(1).unwrap();
+    assert_eq!(second.data(), b"x\ny");
+    assert_eq!(second.event(), Some(&b"note"[..]));
+    assert!(!second.is_message());
+    let at_y = second.data_position(2).unwrap();
+    assert_eq!((at_y.offset, at_y.line, at_y.col), (47, 6, 7));
+    let third = batch.get(2).unwrap();
+    assert_eq!(third.error().unwrap().kind(), FrameErrorKind::EventTooLarge);
+    assert_eq!(third.data(), b"");
+    assert!(!third.is_message());
+    let shown = format!("{first:?}");
+    assert!(shown.contains(r#"b"{\"a\":1}""#), "{shown}");
+    assert!(!shown.contains("note"), "{shown}");
+
+    assert_eq!(codec.decode(&mut buf).unwrap().map(|b| b.len()), None);
+    let last = codec.decode_eof(&mut buf).unwrap().unwrap();
+    assert_eq!(last.len(), 1);
+    let e = last.get(0).unwrap().error().unwrap();
+    assert_eq!(e.kind(), FrameErrorKind::UnterminatedEvent);
+    assert!(codec.decode_eof(&mut buf).unwrap().is_none());
+    assert!(buf.is_empty());
+}
+
+/// The settings read back, `for event in &batch`, and the encoders: a decoded batch written
+/// back decodes to the same events, the `Bytes` and `&SseFrame` encoders write what
+/// `SseCodec`'s write, and a batch holding an error item writes nothing.
+#[test]
+fn settings_iteration_and_encoding() {
+    let codec = SseBatchCodec::new().with_max_batch_events(0);
+    assert_eq!(codec.max_batch_events(), 1);
+    assert_eq!(codec.framer().max_event_len(), 4 << 20);
+
+    let stream = b": hi\nevent: message\nid: 1\ndata: {}\n\ndata: [\ndata: 1]\nretry: 5\n\n";
+    let mut codec = SseBatchCodec::new();
+    let mut buf = BytesMut::from(&stream[..]);
+    let batch = codec.decode(&mut buf).unwrap().unwrap();
+    let mut seen = Vec::new();
+    for ev in &batch {
+        seen.push(ev.data().to_vec());
+    }
+    assert_eq!(seen, [b"{}".to_vec(), b"[\n1]".to_vec()]);
+    assert_eq!(batch.iter().next_back().unwrap().retry(), Some(5));
+
+    let mut out = BytesMut::new();
+    codec.encode(&batch, &mut out).unwrap();
+    let again = SseBatchCodec::new().decode(&mut out).unwrap().unwrap();
+    let fields = |b: &mcpwire::codec::SseEventBatch| -> Vec<_> {
+        b.iter()
+            .map(|e| {
+                let f = (e.data().to_vec(), e.event().map(<[u8]>::to_vec));
+                (f, e.id().map(<[u8]>::to_vec), e.retry())
+            })
+            .collect()
+    };
+    assert_eq!(fields(&again), fields(&batch));
+
+    let (mut ours, mut theirs) = (BytesMut::new(), BytesMut::new());
+    let frame = SseFrame::new(Bytes::from_static(b"{}")).with_id(Bytes::from_static(b"3"));
+    codec.encode(&frame, &mut ours).unwrap();
+    SseCodec::new().encode(&frame, &mut theirs).unwrap();
+    codec.encode(Bytes::from_static(b"[]"), &mut ours).unwrap();
+    SseCodec::new()
+        .encode(Bytes::from_static(b"[]"), &mut theirs)
+        .unwrap();
+    assert_eq!(ours, theirs);
+
+    let mut tight = SseBatchCodec::with_limits(4, 12);
+    let mut buf = BytesMut::from(&b"data: ok\n\ndata: 0123456789\n\n"[..]);
+    let with_error = tight.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(with_error.len(), 2);
+    let mut out = BytesMut::from(&b"kept"[..]);
+    let err = tight.encode(&with_error, &mut out).unwrap_err();
+    assert!(err.to_string().contains("unencodable-frame"), "{err}");
+    assert_eq!(&out[..], b"kept");
+}
