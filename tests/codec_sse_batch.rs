@@ -143,6 +143,9 @@ fn items_fields_and_errors() {
     let mut buf = BytesMut::from(&stream[..]);
     let batch = codec.decode(&mut buf).unwrap().unwrap();
     assert_eq!(batch.len(), 3);
+    let consumed = stream.len() - buf.len();
+    assert_eq!(batch.bytes().len(), consumed);
+    assert_eq!(codec.framer().stream_offset(), consumed as u64);
     let first = batch.get(0).unwrap();
     assert_eq!(first.data(), b"{\"a\":1}");
     assert_eq!(first.id(), Some(&b"9"[..]));
@@ -182,6 +185,16 @@ fn items_fields_and_errors() {
 fn settings_iteration_and_encoding() {
     let codec = SseBatchCodec::new().with_max_batch_events(0);
     assert_eq!(codec.max_batch_events(), 1);
+    // The bound is kept below u32::MAX (an entry's index into the batch's slow list).
+    let most = u32::MAX as usize - 1;
+    for (n, kept) in [(most - 1, most - 1), (most, most), (most + 1, most)] {
+        assert_eq!(
+            SseBatchCodec::new()
+                .with_max_batch_events(n)
+                .max_batch_events(),
+            kept
+        );
+    }
     assert_eq!(codec.framer().max_event_len(), 4 << 20);
 
     let stream = b": hi\nevent: message\nid: 1\ndata: {}\n\ndata: [\ndata: 1]\nretry: 5\n\n";

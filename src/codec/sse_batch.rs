@@ -30,7 +30,7 @@ enum EventName {
     Other(Span),
 }
 
-/// One event of a batch.
+/// One event of a batch in full: for the events [`Entry`]'s compact form does not cover.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct EventEntry {
     data: Span,
@@ -45,10 +45,48 @@ struct EventEntry {
     more_data: Range<usize>,
 }
 
-/// One item of a batch: an event, or a framing error (oversize or unterminated event).
+/// An item that does not fit [`Entry`]'s compact form.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Entry {
+enum Slow {
     Event(EventEntry),
+    /// A framing error (oversize or unterminated event).
+    Error(FrameError),
+}
+
+/// One item of a batch, 64 bytes. The compact form covers the events MCP servers send: one
+/// `data:` line (its value in the read buffer), an `id:` value in the read buffer or none,
+/// no `event:` line or `event: message`, no `retry:`. Any other item is kept in the batch's
+/// `slow` list and the entry points to it (`slow != NO_SLOW`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Entry {
+    /// The data value: `data.0..data.1` of the read buffer.
+    data: (usize, usize),
+    /// The `id:` value in the read buffer, when `flags` has [`HAS_ID`].
+    id: (usize, usize),
+    offset: u64,
+    line: u64,
+    /// The first `data:` value's line, counted from `line`, and its 1-based column; its
+    /// offset is the batch's base offset plus `data.0`.
+    data_line: u32,
+    data_col: u32,
+    /// Index in the batch's `slow` list, or [`NO_SLOW`].
+    slow: u32,
+    flags: u8,
+}
+
+/// [`Entry::slow`] of a compact entry.
+const NO_SLOW: u32 = u32::MAX;
+/// [`Entry::flags`]: the event had a `data:` field.
+const HAS_DATA: u8 = 1;
+/// [`Entry::flags`]: the event had an `id:` field (its value at [`Entry::id`]).
+const HAS_ID: u8 = 2;
+/// [`Entry::flags`]: the event had `event: message`.
+const EVENT_MESSAGE: u8 = 4;
+
+/// An item read from a batch: the compact form, or a slow one.
+enum Item<'b> {
+    Fast(&'b Entry),
+    Event(&'b EventEntry),
     Error(FrameError),
 }
 
@@ -66,9 +104,12 @@ enum Entry {
 #[derive(Clone, Debug)]
 pub struct SseEventBatch {
     bytes: Bytes,
+    /// Stream offset of `bytes[0]`.
+    base: u64,
     side: Bytes,
     starts: Vec<DataLineStart>,
     entries: Vec<Entry>,
+    slow: Vec<Slow>,
 }
 
 impl SseEventBatch {
@@ -116,6 +157,13 @@ impl SseEventBatch {
     fn span_bytes(&self, s: &Span) -> Bytes {
         let buf = if s.side { &self.side } else { &self.bytes };
         buf.slice(s.start..s.end)
+    }
+    fn item<'b>(&'b self, e: &'b Entry) -> Item<'b> {
+        match self.slow.get(e.slow as usize) {
+            None => Item::Fast(e),
+            Some(Slow::Event(ev)) => Item::Event(ev),
+            Some(Slow::Error(err)) => Item::Error(*err),
+        }
     }
 }
 
@@ -182,32 +230,41 @@ impl fmt::Debug for BatchEvent<'_> {
 }
 
 impl<'b> BatchEvent<'b> {
-    fn event_entry(&self) -> Option<&'b EventEntry> {
-        match self.entry {
-            Entry::Event(e) => Some(e),
-            Entry::Error(_) => None,
-        }
+    fn item(&self) -> Item<'b> {
+        self.batch.item(self.entry)
     }
     /// The event data: the `data:` values joined with LF; empty for an event without data
     /// and for an error item.
     pub fn data(&self) -> &'b [u8] {
-        self.event_entry().map_or(&[], |e| self.batch.span(&e.data))
+        match self.item() {
+            Item::Fast(e) => &self.batch.bytes[e.data.0..e.data.1],
+            Item::Event(e) => self.batch.span(&e.data),
+            Item::Error(_) => &[],
+        }
     }
     /// True when the event had a `data:` field (possibly empty); false for an error item.
     pub fn has_data(&self) -> bool {
-        self.event_entry().is_some_and(|e| e.has_data)
+        match self.item() {
+            Item::Fast(e) => e.flags & HAS_DATA != 0,
+            Item::Event(e) => e.has_data,
+            Item::Error(_) => false,
+        }
     }
     /// As [`SseFrame::is_message`]: non-empty data and event type `message`, not an error
     /// item.
     pub fn is_message(&self) -> bool {
-        self.event_entry().is_some() && !self.data().is_empty() && self.event_type() == b"message"
+        self.error().is_none() && !self.data().is_empty() && self.event_type() == b"message"
     }
     /// The `event:` value.
     pub fn event(&self) -> Option<&'b [u8]> {
-        match &self.event_entry()?.event {
-            EventName::None => None,
-            EventName::Message => Some(b"message"),
-            EventName::Other(s) => Some(self.batch.span(s)),
+        match self.item() {
+            Item::Fast(e) => (e.flags & EVENT_MESSAGE != 0).then_some(b"message"),
+            Item::Event(e) => match &e.event {
+                EventName::None => None,
+                EventName::Message => Some(b"message"),
+                EventName::Other(s) => Some(self.batch.span(s)),
+            },
+            Item::Error(_) => None,
         }
     }
     /// The event type: the `event:` value, or `b"message"` when absent or empty (WHATWG).
@@ -216,76 +273,112 @@ impl<'b> BatchEvent<'b> {
     }
     /// The `id:` value.
     pub fn id(&self) -> Option<&'b [u8]> {
-        let e = self.event_entry()?;
-        e.id.as_ref().map(|s| self.batch.span(s))
+        match self.item() {
+            Item::Fast(e) => (e.flags & HAS_ID != 0).then(|| &self.batch.bytes[e.id.0..e.id.1]),
+            Item::Event(e) => e.id.as_ref().map(|s| self.batch.span(s)),
+            Item::Error(_) => None,
+        }
     }
     /// The `retry:` value in milliseconds.
     pub fn retry(&self) -> Option<u64> {
-        self.event_entry()?.retry
+        match self.item() {
+            Item::Event(e) => e.retry,
+            Item::Fast(_) | Item::Error(_) => None,
+        }
     }
     /// Stream offset of the event's first field line (or of the error).
     pub fn offset(&self) -> u64 {
-        match self.entry {
-            Entry::Event(e) => e.offset,
-            Entry::Error(e) => e.offset(),
+        match self.item() {
+            Item::Fast(e) => e.offset,
+            Item::Event(e) => e.offset,
+            Item::Error(e) => e.offset(),
         }
     }
     /// 1-based line number of the event's first field line (or of the error).
     pub fn line(&self) -> u64 {
-        match self.entry {
-            Entry::Event(e) => e.line,
-            Entry::Error(e) => e.line(),
+        match self.item() {
+            Item::Fast(e) => e.line,
+            Item::Event(e) => e.line,
+            Item::Error(e) => e.line(),
+        }
+    }
+    /// Where the first `data:` value starts, and the later ones.
+    fn data_starts(&self) -> (Option<StreamPos>, &'b [DataLineStart]) {
+        match self.item() {
+            Item::Fast(e) => (
+                (e.flags & HAS_DATA != 0).then(|| StreamPos {
+                    offset: self.batch.base + e.data.0 as u64,
+                    line: e.line + u64::from(e.data_line),
+                    col: u64::from(e.data_col),
+                }),
+                &[],
+            ),
+            Item::Event(e) => (e.first_data, &self.batch.starts[e.more_data.clone()]),
+            Item::Error(_) => (None, &[]),
         }
     }
     /// Stream offset of the first `data:` value byte.
     pub fn data_offset(&self) -> Option<u64> {
-        self.event_entry()?.first_data.map(|p| p.offset)
+        self.data_starts().0.map(|p| p.offset)
     }
     /// Where byte `at` of [`data`](Self::data) lies in the stream (offset, line, column), as
     /// [`SseFrame::data_position`].
     pub fn data_position(&self, at: usize) -> Option<StreamPos> {
-        let e = self.event_entry()?;
-        sse::data_position(e.first_data, self.more_data(e), self.data().len(), at)
+        let (first, more) = self.data_starts();
+        sse::data_position(first, more, self.data().len(), at)
     }
     /// Where each `data:` value starts, in order, as [`SseFrame::data_line_starts`].
     pub fn data_line_starts(&self) -> impl Iterator<Item = DataLineStart> + 'b {
-        let (first, more) = match self.event_entry() {
-            Some(e) => (e.first_data, self.more_data(e)),
-            None => (None, &[][..]),
-        };
+        let (first, more) = self.data_starts();
         sse::data_line_starts(first, more)
-    }
-    fn more_data(&self, e: &EventEntry) -> &'b [DataLineStart] {
-        &self.batch.starts[e.more_data.clone()]
     }
     /// The framing error of an error item (oversize, unterminated event).
     pub fn error(&self) -> Option<FrameError> {
-        match self.entry {
-            Entry::Error(e) => Some(*e),
-            Entry::Event(_) => None,
+        match self.item() {
+            Item::Error(e) => Some(e),
+            Item::Fast(_) | Item::Event(_) => None,
         }
     }
     /// The item as an owned [`SseFrame`]: data and field values are zero-copy `Bytes::slice`s
     /// of the batch; no envelope ([`SseFrame::envelope`] is `None`, or the framing error).
     pub fn to_frame(&self) -> SseFrame {
-        let e = match self.entry {
-            Entry::Error(e) => return SseFrame::from_error(*e),
-            Entry::Event(e) => e,
+        let batch = self.batch;
+        let (first_data, more) = self.data_starts();
+        let (data, has_data, event, id, retry, offset, line) = match self.item() {
+            Item::Error(e) => return SseFrame::from_error(e),
+            Item::Fast(e) => (
+                batch.bytes.slice(e.data.0..e.data.1),
+                e.flags & HAS_DATA != 0,
+                (e.flags & EVENT_MESSAGE != 0).then(|| Bytes::from_static(b"message")),
+                (e.flags & HAS_ID != 0).then(|| batch.bytes.slice(e.id.0..e.id.1)),
+                None,
+                e.offset,
+                e.line,
+            ),
+            Item::Event(e) => (
+                batch.span_bytes(&e.data),
+                e.has_data,
+                match &e.event {
+                    EventName::None => None,
+                    EventName::Message => Some(Bytes::from_static(b"message")),
+                    EventName::Other(s) => Some(batch.span_bytes(s)),
+                },
+                e.id.as_ref().map(|s| batch.span_bytes(s)),
+                e.retry,
+                e.offset,
+                e.line,
+            ),
         };
         SseFrame {
-            data: self.batch.span_bytes(&e.data),
-            has_data: e.has_data,
-            event: match &e.event {
-                EventName::None => None,
-                EventName::Message => Some(Bytes::from_static(b"message")),
-                EventName::Other(s) => Some(self.batch.span_bytes(s)),
-            },
-            id: e.id.as_ref().map(|s| self.batch.span_bytes(s)),
-            retry: e.retry,
-            offset: e.offset,
-            line: e.line,
-            first_data: e.first_data,
-            more_data: self.more_data(e).into(),
+            data,
+            has_data,
+            event,
+            id,
+            retry,
+            offset,
+            line,
+            first_data,
+            more_data: more.into(),
             content: SseContent::None,
         }
     }
@@ -293,9 +386,12 @@ impl<'b> BatchEvent<'b> {
 
 /// A batch being filled by one `decode` call.
 struct Builder {
+    /// Stream offset of the read buffer's first byte.
+    base: u64,
     side: Vec<u8>,
     starts: Vec<DataLineStart>,
     entries: Vec<Entry>,
+    slow: Vec<Slow>,
     /// Entries reserved at the first push.
     room: usize,
 }
@@ -318,13 +414,75 @@ impl Builder {
             end: self.side.len(),
         }
     }
-    /// The event `ev`, found in the read buffer from `base` on.
+    /// The event `ev`, found in the read buffer from `pos` on.
     #[inline(always)]
-    fn event(&mut self, base: usize, ev: &SseEvent<'_>) {
+    fn event(&mut self, pos: usize, ev: &SseEvent<'_>) {
+        match self.compact(pos, ev) {
+            Some(entry) => self.push(entry),
+            None => self.slow_event(pos, ev),
+        }
+    }
+    /// `ev` in [`Entry`]'s compact form, when it fits.
+    #[inline(always)]
+    fn compact(&self, pos: usize, ev: &SseEvent<'_>) -> Option<Entry> {
+        let r = ev.data_range()?;
+        if ev.retry().is_some() || !ev.more_data().is_empty() {
+            return None;
+        }
+        let event = match ev.event() {
+            None => 0,
+            Some(b"message") => EVENT_MESSAGE,
+            Some(_) => return None,
+        };
+        let (id, has_id) = match (ev.id_range(), ev.id()) {
+            (Some(i), _) => ((pos + i.start, pos + i.end), HAS_ID),
+            (None, None) => ((0, 0), 0),
+            (None, Some(_)) => return None,
+        };
+        let data = (pos + r.start, pos + r.end);
+        // The first value's offset is derived from the batch's base offset: kept compact only
+        // when that gives back what the framer reported.
+        let first = ev.first_data()?;
+        if first.offset != self.base + data.0 as u64 {
+            return None;
+        }
+        Some(Entry {
+            data,
+            id,
+            offset: ev.offset(),
+            line: ev.line(),
+            data_line: u32::try_from(first.line.checked_sub(ev.line())?).ok()?,
+            data_col: u32::try_from(first.col).ok()?,
+            slow: NO_SLOW,
+            flags: if ev.has_data() { HAS_DATA } else { 0 } | has_id | event,
+        })
+    }
+    /// An entry pointing at `slow`, the next item of the slow list.
+    fn push_slow(&mut self, slow: Slow) {
+        let at = self.slow.len() as u32; // below max_batch_events <= u32::MAX - 1
+        self.slow.push(slow);
+        self.push(Entry {
+            data: (0, 0),
+            id: (0, 0),
+            offset: 0,
+            line: 0,
+            data_line: 0,
+            data_col: 0,
+            slow: at,
+            flags: 0,
+        });
+    }
+    /// A framing error item.
+    fn error(&mut self, e: FrameError) {
+        self.push_slow(Slow::Error(e));
+    }
+    /// `ev` in full, for an event the compact form does not cover.
+    #[inline(never)]
+    fn slow_event(&mut self, pos: usize, ev: &SseEvent<'_>) {
         let in_buf = |r: Range<usize>| Span {
             side: false,
-            start: base + r.start,
-            end: base + r.end,
+            start: pos + r.start,
+            end: pos + r.end,
         };
         let data = match ev.data_range() {
             Some(r) => in_buf(r),
@@ -342,9 +500,7 @@ impl Builder {
         };
         let at = self.starts.len();
         let more = ev.more_data();
-        if !more.is_empty() {
-            self.starts.extend_from_slice(more);
-        }
+        self.starts.extend_from_slice(more);
         let entry = EventEntry {
             data,
             has_data: ev.has_data(),
@@ -356,7 +512,7 @@ impl Builder {
             first_data: ev.first_data(),
             more_data: at..at + more.len(),
         };
-        self.push(Entry::Event(entry));
+        self.push_slow(Slow::Event(entry));
     }
 }
 
@@ -398,10 +554,11 @@ impl SseBatchCodec {
             max_batch_events: Self::DEFAULT_MAX_BATCH_EVENTS,
         }
     }
-    /// Sets the most items one batch holds (a bound on the entries' memory and on the work
-    /// between two items); 0 is taken as 1.
+    /// Sets the most items one batch holds (a bound on the entries' memory, 64 bytes each,
+    /// and on the work between two items); 0 is taken as 1, and more than `u32::MAX - 1` as
+    /// `u32::MAX - 1`.
     pub fn with_max_batch_events(mut self, n: usize) -> Self {
-        self.max_batch_events = n.max(1);
+        self.max_batch_events = n.clamp(1, u32::MAX as usize - 1);
         self
     }
     /// The most items one batch holds.
@@ -414,9 +571,11 @@ impl SseBatchCodec {
     }
     fn take(&mut self, src: &mut BytesMut, eof: bool) -> Option<SseEventBatch> {
         let mut b = Builder {
+            base: self.framer.stream_offset(),
             side: Vec::new(),
             starts: Vec::new(),
             entries: Vec::new(),
+            slow: Vec::new(),
             // An event per 64 bytes read (MCP events are longer), so that the entries are not
             // moved as the batch grows; reserved at the first item only.
             room: self.max_batch_events.min(src.len() / 64 + 1),
@@ -437,7 +596,7 @@ impl SseBatchCodec {
                     break;
                 }
                 Status::Complete(Ok(ev)) => b.event(pos, &ev),
-                Status::Complete(Err(e)) => b.push(Entry::Error(e)),
+                Status::Complete(Err(e)) => b.error(e),
             }
             pos += consumed;
         }
@@ -447,9 +606,11 @@ impl SseBatchCodec {
         }
         Some(SseEventBatch {
             bytes: src.split_to(pos).freeze(),
+            base: b.base,
             side: Bytes::from(b.side),
             starts: b.starts,
             entries: b.entries,
+            slow: b.slow,
         })
     }
 }

@@ -370,6 +370,11 @@ impl SseFramer {
     pub fn max_line_len(&self) -> usize {
         self.max_line_len
     }
+    /// Stream offset (bytes) of the first byte not yet consumed: where the next buffer passed
+    /// to [`decode`](Self::decode) starts.
+    pub fn stream_offset(&self) -> u64 {
+        self.offset
+    }
     /// Bytes examined so far (line-end search plus field names). Linear in the input however it
     /// is chunked: at most about twice the bytes fed (exposed for tests).
     pub fn bytes_examined(&self) -> u64 {
