@@ -57,6 +57,42 @@ pub(crate) fn token_text(raw: &[u8]) -> Option<(&str, bool)> {
     Some((unsafe { std::str::from_utf8_unchecked(raw) }, slash))
 }
 
+/// Parses a plain integer token `-?(0|[1-9][0-9]*)` of at most 18 digits, and gives its text
+/// as `&str` (the same bytes) from the same pass: every byte has been checked to be `-` or
+/// an ASCII digit, so no UTF-8 check is needed.
+///
+/// `-0` is not an integer here: serde_json reads it as the float `-0.0`, so a typed backend
+/// rejects it as an id or `error.code` (fuzz finding F1,
+/// `corpora/hostile/fuzz-error-code-negative-zero.json`).
+#[inline]
+pub(crate) fn plain_int_text(raw: &[u8]) -> Option<(i64, &str)> {
+    let (neg, digits) = match raw {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, raw),
+    };
+    match digits {
+        [] => return None,
+        [b'0'] if neg => return None,
+        [b'0'] => {}
+        [b'0', ..] => return None,
+        _ if digits.len() > 18 => return None,
+        _ => {}
+    }
+    // One pass: accumulate and check each digit (at most 18, so no overflow).
+    let mut v: i64 = 0;
+    for &d in digits {
+        let d = d.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + i64::from(d);
+    }
+    // SAFETY: `raw` is an optional `-` followed by bytes each checked above to be an ASCII
+    // digit; ASCII text is valid UTF-8.
+    let text = unsafe { std::str::from_utf8_unchecked(raw) };
+    Some((if neg { -v } else { v }, text))
+}
+
 /// Index of the first `"` or `\` in `hay` (in a validated frame: where a string's content
 /// ends or its next escape starts); `None` when it holds neither. Same result as
 /// `memchr::memchr2(b'"', b'\\', hay)`, without its dispatch and set-up, which cost more
@@ -98,7 +134,66 @@ pub(crate) fn find_quote_or_backslash_swar(hay: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{find_quote_or_backslash, find_quote_or_backslash_swar};
+    use super::{find_quote_or_backslash, find_quote_or_backslash_swar, plain_int_text};
+
+    /// `plain_int_text` against a reference of the grammar, its bounds either side, and
+    /// the text it gives back.
+    #[test]
+    fn plain_int_text_reads_the_grammar_and_keeps_the_text() {
+        // A reference: the grammar `-?(0|[1-9][0-9]*)`, at most 18 digits, `-0` excluded.
+        fn reference(raw: &str) -> Option<i64> {
+            let digits = raw.strip_prefix('-').unwrap_or(raw);
+            let ok = !digits.is_empty()
+                && digits.len() <= 18
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && (digits == "0" || !digits.starts_with('0'))
+                && raw != "-0";
+            ok.then(|| raw.parse().unwrap())
+        }
+        let nines = "9".repeat(18);
+        let mut cases: Vec<String> = [
+            "",
+            "-",
+            "0",
+            "-0",
+            "00",
+            "01",
+            "-01",
+            "7",
+            "-7",
+            "10",
+            "1a",
+            "a1",
+            "+1",
+            "1.0",
+            "1e2",
+            " 1",
+            "1 ",
+            "--1",
+            "9007199254740991",
+            "-9007199254740992",
+            r"\u0031",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // 18 digits and 19 (one either side of the bound), with and without a sign.
+        for n in [
+            nines.clone(),
+            format!("{nines}9"),
+            format!("1{}", "0".repeat(17)),
+        ] {
+            cases.push(format!("-{n}"));
+            cases.push(n);
+        }
+        for c in &cases {
+            let got = plain_int_text(c.as_bytes());
+            assert_eq!(got.map(|(v, _)| v), reference(c), "{c:?}");
+            if let Some((_, text)) = got {
+                assert_eq!(text, c);
+            }
+        }
+    }
 
     /// Against `memchr2` at every length 0..80, every position of a `"` or `\` hit (and a
     /// second hit after it), over bytes one bit away from the targets (near misses for the
