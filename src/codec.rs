@@ -71,6 +71,41 @@
 
 use std::io;
 
+/// `Iterator`, `ExactSizeIterator` and `DoubleEndedIterator` for a batch's borrowed-item
+/// iterator `$iter` (fields `batch` and `entries`, a slice iterator) yielding
+/// `$item { batch, entry }`, and `IntoIterator` for `&$batch` (its `iter()`).
+macro_rules! batch_iterator {
+    ($batch:ident, $iter:ident, $item:ident) => {
+        impl<'b> IntoIterator for &'b $batch {
+            type Item = $item<'b>;
+            type IntoIter = $iter<'b>;
+            fn into_iter(self) -> $iter<'b> {
+                self.iter()
+            }
+        }
+
+        impl<'b> Iterator for $iter<'b> {
+            type Item = $item<'b>;
+            fn next(&mut self) -> Option<$item<'b>> {
+                let batch = self.batch;
+                self.entries.next().map(|entry| $item { batch, entry })
+            }
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                self.entries.size_hint()
+            }
+        }
+
+        impl ExactSizeIterator for $iter<'_> {}
+
+        impl DoubleEndedIterator for $iter<'_> {
+            fn next_back(&mut self) -> Option<Self::Item> {
+                let batch = self.batch;
+                self.entries.next_back().map(|entry| $item { batch, entry })
+            }
+        }
+    };
+}
+
 mod sse_batch;
 pub use sse_batch::{BatchEvent, BatchEvents, SseBatchCodec, SseEventBatch};
 
@@ -590,14 +625,6 @@ impl RawFrameBatch {
     }
 }
 
-impl<'b> IntoIterator for &'b RawFrameBatch {
-    type Item = BatchFrame<'b>;
-    type IntoIter = BatchFrames<'b>;
-    fn into_iter(self) -> BatchFrames<'b> {
-        self.iter()
-    }
-}
-
 /// The frames of a [`RawFrameBatch`] in stream order ([`RawFrameBatch::iter`]).
 #[derive(Clone, Debug)]
 pub struct BatchFrames<'b> {
@@ -605,27 +632,7 @@ pub struct BatchFrames<'b> {
     entries: std::slice::Iter<'b, BatchEntry>,
 }
 
-impl<'b> Iterator for BatchFrames<'b> {
-    type Item = BatchFrame<'b>;
-    fn next(&mut self) -> Option<BatchFrame<'b>> {
-        let batch = self.batch;
-        self.entries.next().map(|entry| BatchFrame { batch, entry })
-    }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.entries.size_hint()
-    }
-}
-
-impl ExactSizeIterator for BatchFrames<'_> {}
-
-impl DoubleEndedIterator for BatchFrames<'_> {
-    fn next_back(&mut self) -> Option<Self::Item> {
-        let batch = self.batch;
-        self.entries
-            .next_back()
-            .map(|entry| BatchFrame { batch, entry })
-    }
-}
+batch_iterator!(RawFrameBatch, BatchFrames, BatchFrame);
 
 /// One frame of a [`RawFrameBatch`], borrowed from it; the same accessors as [`RawFrame`].
 #[derive(Clone, Copy)]

@@ -167,14 +167,6 @@ impl SseEventBatch {
     }
 }
 
-impl<'b> IntoIterator for &'b SseEventBatch {
-    type Item = BatchEvent<'b>;
-    type IntoIter = BatchEvents<'b>;
-    fn into_iter(self) -> BatchEvents<'b> {
-        self.iter()
-    }
-}
-
 /// The items of an [`SseEventBatch`] in stream order ([`SseEventBatch::iter`]).
 #[derive(Clone, Debug)]
 pub struct BatchEvents<'b> {
@@ -182,27 +174,7 @@ pub struct BatchEvents<'b> {
     entries: std::slice::Iter<'b, Entry>,
 }
 
-impl<'b> Iterator for BatchEvents<'b> {
-    type Item = BatchEvent<'b>;
-    fn next(&mut self) -> Option<BatchEvent<'b>> {
-        let batch = self.batch;
-        self.entries.next().map(|entry| BatchEvent { batch, entry })
-    }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.entries.size_hint()
-    }
-}
-
-impl ExactSizeIterator for BatchEvents<'_> {}
-
-impl DoubleEndedIterator for BatchEvents<'_> {
-    fn next_back(&mut self) -> Option<Self::Item> {
-        let batch = self.batch;
-        self.entries
-            .next_back()
-            .map(|entry| BatchEvent { batch, entry })
-    }
-}
+batch_iterator!(SseEventBatch, BatchEvents, BatchEvent);
 
 /// One item of an [`SseEventBatch`], borrowed from it: an event or an error item, with the
 /// accessors of [`SseFrame`] (less the envelope: parse [`data`](Self::data) in place with a
