@@ -240,3 +240,44 @@ fn settings_iteration_and_encoding() {
     assert!(err.to_string().contains("unencodable-frame"), "{err}");
     assert_eq!(&out[..], b"kept");
 }
+
+/// Trial findings, session 27: a batch's `Debug` shows each item's real fields (an error item
+/// kept in the side list showed offset 0, line 0), an event without fields is written as a
+/// blank line alone (no event when decoded, as `SseCodec` does), and `SseFrame` is encoded
+/// by value too.
+#[test]
+fn trial_findings_debug_fieldless_events_and_owned_encoding() {
+    let stream = b"id: 1\nevent: e\ndata: a\ndata: b\n\ndata: x";
+    let mut codec = SseBatchCodec::new();
+    let (batches, err) = drive(&mut codec, &[stream]);
+    assert_eq!(err, None);
+    let items: Vec<_> = batches.iter().flat_map(|b| b.iter()).collect();
+    assert_eq!(items.len(), 2);
+    let e = items[1].error().unwrap();
+    assert_eq!((e.offset(), e.line()), (32, 6));
+    let shown = format!("{:?}", batches[1]);
+    assert!(shown.contains("offset: 32, line: 6"), "{shown}");
+    assert!(!shown.contains("4294967295"), "{shown}");
+    let shown = format!("{:?}", batches[0]);
+    assert!(shown.contains(r#"data: b"a\nb""#), "{shown}");
+    assert!(shown.contains("data_line_starts"), "{shown}");
+
+    // Blocks of only unknown fields: events without data, written back as a blank line.
+    let mut codec = SseBatchCodec::new();
+    let mut buf = BytesMut::from(&b"x\n\nfoo: bar\n\n"[..]);
+    let batch = codec.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(batch.len(), 2);
+    assert!(batch.iter().all(|e| !e.has_data() && e.data().is_empty()));
+    assert_eq!(batch.get(1).unwrap().offset(), 3);
+    let mut out = BytesMut::new();
+    codec.encode(&batch, &mut out).unwrap();
+    assert_eq!(&out[..], b"\n\n");
+    assert!(SseBatchCodec::new().decode_eof(&mut out).unwrap().is_none());
+
+    let mut ours = BytesMut::new();
+    let frame = SseFrame::new(Bytes::from_static(b"{}"));
+    codec.encode(frame.clone(), &mut ours).unwrap();
+    let mut theirs = BytesMut::new();
+    codec.encode(&frame, &mut theirs).unwrap();
+    assert_eq!(ours, theirs);
+}

@@ -101,7 +101,7 @@ enum Item<'b> {
 /// [`into_frames`](Self::into_frames): zero-copy `Bytes::slice`s). Flattened, the batches
 /// of a stream are exactly the items an [`SseCodec`](super::SseCodec) that does not parse
 /// yields for it (fields, offsets, lines, data positions and errors).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SseEventBatch {
     bytes: Bytes,
     /// Stream offset of `bytes[0]`.
@@ -110,6 +110,19 @@ pub struct SseEventBatch {
     starts: Vec<DataLineStart>,
     entries: Vec<Entry>,
     slow: Vec<Slow>,
+}
+
+impl fmt::Debug for SseEventBatch {
+    /// The items as [`BatchEvent`] shows them and the buffers' sizes, not the internal
+    /// entries (trial, session 27: the derived form showed placeholder offsets of items kept
+    /// in the side list).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SseEventBatch")
+            .field("read_bytes", &self.bytes.len())
+            .field("side_bytes", &self.side.len())
+            .field("events", &self.iter().collect::<Vec<_>>())
+            .finish()
+    }
 }
 
 impl SseEventBatch {
@@ -196,6 +209,10 @@ impl fmt::Debug for BatchEvent<'_> {
             .field("retry", &self.retry())
             .field("offset", &self.offset())
             .field("line", &self.line())
+            .field(
+                "data_line_starts",
+                &self.data_line_starts().collect::<Vec<_>>(),
+            )
             .field("error", &self.error())
             .finish()
     }
@@ -313,6 +330,9 @@ impl<'b> BatchEvent<'b> {
     }
     /// The item as an owned [`SseFrame`]: data and field values are zero-copy `Bytes::slice`s
     /// of the batch; no envelope ([`SseFrame::envelope`] is `None`, or the framing error).
+    /// Like any `Bytes` slice, a kept frame holds the allocation it points into: the whole
+    /// read buffer of the batch, or for joined data and copied values the batch's side buffer
+    /// (the values of the batch's other events too); copy the data to let them go.
     pub fn to_frame(&self) -> SseFrame {
         let batch = self.batch;
         let (first_data, more) = self.data_starts();
@@ -397,7 +417,13 @@ impl Builder {
     /// `ev` in [`Entry`]'s compact form, when it fits.
     #[inline(always)]
     fn compact(&self, pos: usize, ev: &SseEvent<'_>) -> Option<Entry> {
-        let r = ev.data_range()?;
+        // No `data:` line at all (a block of unknown fields or an ignored `id:`) fits too:
+        // 64 bytes, not a slow item, for 3 bytes of `x\n\n` (trial, session 27).
+        let (data, first) = match ev.data_range() {
+            Some(r) => ((pos + r.start, pos + r.end), Some(ev.first_data()?)),
+            None if !ev.has_data() => ((0, 0), None),
+            None => return None,
+        };
         if ev.retry().is_some() || !ev.more_data().is_empty() {
             return None;
         }
@@ -411,20 +437,23 @@ impl Builder {
             (None, None) => ((0, 0), 0),
             (None, Some(_)) => return None,
         };
-        let data = (pos + r.start, pos + r.end);
         // The first value's offset is derived from the batch's base offset: kept compact only
         // when that gives back what the framer reported.
-        let first = ev.first_data()?;
-        if first.offset != self.base + data.0 as u64 {
-            return None;
-        }
+        let (data_line, data_col) = match first {
+            Some(first) if first.offset == self.base + data.0 as u64 => (
+                u32::try_from(first.line.checked_sub(ev.line())?).ok()?,
+                u32::try_from(first.col).ok()?,
+            ),
+            Some(_) => return None,
+            None => (0, 0),
+        };
         Some(Entry {
             data,
             id,
             offset: ev.offset(),
             line: ev.line(),
-            data_line: u32::try_from(first.line.checked_sub(ev.line())?).ok()?,
-            data_col: u32::try_from(first.col).ok()?,
+            data_line,
+            data_col,
             slow: NO_SLOW,
             flags: if ev.has_data() { HAS_DATA } else { 0 } | has_id | event,
         })
@@ -526,9 +555,16 @@ impl SseBatchCodec {
             max_batch_events: Self::DEFAULT_MAX_BATCH_EVENTS,
         }
     }
-    /// Sets the most items one batch holds (a bound on the entries' memory, 64 bytes each,
-    /// and on the work between two items); 0 is taken as 1, and more than `u32::MAX - 1` as
-    /// `u32::MAX - 1`.
+    /// Sets the most items one batch holds (a bound on the batch's memory and on the work
+    /// between two items); 0 is taken as 1, and more than `u32::MAX - 1` as `u32::MAX - 1`.
+    /// An item takes 64 bytes when it is an event MCP servers send (one `data:` line, an
+    /// `id:` in the read buffer or none, no `event:` other than `message`, no `retry:`) or an
+    /// event without data; any other item (joined data, other event types, copied ids,
+    /// `retry:`, errors) about 230 bytes, plus its copied values in the side buffer and 32
+    /// bytes per `data:` line after its first (at most 1,024 kept per event, as
+    /// [`SseEvent::data_line_starts`](crate::framing::sse::SseEvent::data_line_starts)
+    /// says). With the default bound the entries take at most about 230 KiB per batch; a
+    /// stream of 3-byte blocks of unknown fields (`x\n\n`) takes 64 bytes per block.
     pub fn with_max_batch_events(mut self, n: usize) -> Self {
         self.max_batch_events = n.clamp(1, u32::MAX as usize - 1);
         self
@@ -606,6 +642,14 @@ impl Encoder<&SseFrame> for SseBatchCodec {
     }
 }
 
+impl Encoder<SseFrame> for SseBatchCodec {
+    type Error = CodecError;
+    /// As for `&SseFrame`; owned, so that a `FramedWrite` sink takes frames as they come.
+    fn encode(&mut self, item: SseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
+        encode_sse(&item, dst, &self.framer)
+    }
+}
+
 impl Encoder<Bytes> for SseBatchCodec {
     type Error = CodecError;
     /// As [`SseCodec`](super::SseCodec)'s: `event: message` and the data as `data: ` lines.
@@ -617,9 +661,13 @@ impl Encoder<Bytes> for SseBatchCodec {
 impl Encoder<&SseEventBatch> for SseBatchCodec {
     type Error = CodecError;
     /// Writes every event of a batch as `&SseFrame` would (fields and data, not the comments
-    /// or line ends read). A batch holding an error item, or an event that cannot be encoded,
-    /// is [`FrameErrorKind::UnencodableFrame`](crate::framing::FrameErrorKind::UnencodableFrame)
-    /// and nothing of the batch is written.
+    /// or line ends read); as there, an event with no field a decoder keeps (a block of only
+    /// unknown fields) is written as a blank line alone, which decodes to no event. A batch
+    /// holding an error item, or an event that cannot be encoded, is
+    /// [`FrameErrorKind::UnencodableFrame`](crate::framing::FrameErrorKind::UnencodableFrame)
+    /// and nothing of the batch is written: to forward the other events of such a batch,
+    /// encode them one by one ([`BatchEvent::to_frame`], skipping [`BatchEvent::error`]
+    /// items).
     fn encode(&mut self, item: &SseEventBatch, dst: &mut BytesMut) -> Result<(), CodecError> {
         let at = dst.len();
         for ev in item {
