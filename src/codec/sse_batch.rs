@@ -55,8 +55,9 @@ enum Slow {
 
 /// One item of a batch, 64 bytes. The compact form covers the events MCP servers send: one
 /// `data:` line (its value in the read buffer), an `id:` value in the read buffer or none,
-/// no `event:` line or `event: message`, no `retry:`. Any other item is kept in the batch's
-/// `slow` list and the entry points to it (`slow != NO_SLOW`).
+/// no `event:` line or `event: message`, no `retry:`; and events without data (`data` is
+/// then `(0, 0)`). Any other item is kept in the batch's `slow` list and the entry points to
+/// it (`slow != NO_SLOW`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Entry {
     /// The data value: `data.0..data.1` of the read buffer.
@@ -677,5 +678,18 @@ impl Encoder<&SseEventBatch> for SseBatchCodec {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The sizes the docs give: 64 bytes per compact entry, about 230 per slow item (on a
+    /// 64-bit target).
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn entry_sizes() {
+        assert_eq!(size_of::<super::Entry>(), 64);
+        let slow = size_of::<super::Entry>() + size_of::<super::Slow>();
+        assert!((200..=240).contains(&slow), "{slow}");
     }
 }
