@@ -174,7 +174,7 @@ pub enum OnOversize {
 // ===== RawFrame / Frame =====
 
 /// A framed but unparsed frame (from [`NdjsonRawCodec`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct RawFrame {
     bytes: Bytes,
     offset: u64,
@@ -183,6 +183,20 @@ pub struct RawFrame {
     /// The framing error's kind and `len`; its offset and line are the frame's (kept apart
     /// so the common, error-free item stays small: 72 bytes, not 88).
     error: Option<(FrameErrorKind, usize)>,
+}
+
+impl std::fmt::Debug for RawFrame {
+    /// The frame's fields as its accessors give them (the error as a [`FrameError`], not the
+    /// compact tuple it is kept as; trial, session 26).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RawFrame")
+            .field("bytes", &self.bytes)
+            .field("offset", &self.offset)
+            .field("line", &self.line)
+            .field("cr_stripped", &self.cr_stripped)
+            .field("error", &self.error())
+            .finish()
+    }
 }
 
 impl RawFrame {

@@ -156,3 +156,20 @@ fn settings_iteration_and_encoding() {
     }
     assert_eq!(&out[..], b"kept\n");
 }
+
+/// A `RawFrame`'s `Debug` shows its error as a `FrameError` (kind, offset, line, len), as
+/// `error()` gives it, not the compact tuple it is stored as (trial, session 26).
+#[test]
+fn raw_frame_debug_shows_the_frame_error() {
+    let (got, _) = drive(
+        &mut NdjsonBatchCodec::with_max_frame_len(4),
+        &[b"{}\n0123456789\n"],
+    );
+    let frames: Vec<_> = got.into_iter().flat_map(|b| b.into_frames()).collect();
+    let shown = format!("{:?}", frames[1]);
+    assert!(shown.contains("FrameError"), "{shown}");
+    assert!(shown.contains("FrameTooLarge"), "{shown}");
+    assert!(shown.contains("offset: 3"), "{shown}");
+    assert!(!shown.contains("Some((FrameTooLarge"), "{shown}");
+    assert!(format!("{:?}", frames[0]).contains("error: None"));
+}
