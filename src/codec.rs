@@ -106,6 +106,23 @@ macro_rules! batch_iterator {
     };
 }
 
+/// How many entries a batch decoded from `read_len` pending bytes reserves, at most
+/// `max_batch`: one per 64 bytes (MCP messages are longer), so that the entries are not moved
+/// as the batch grows. Reserved at the first item ([`push_reserving`]), so that a call that
+/// finds none (a long line still arriving) allocates nothing.
+fn batch_room(max_batch: usize, read_len: usize) -> usize {
+    max_batch.min(read_len / 64 + 1)
+}
+
+/// Pushes `entry`, first reserving `room` entries ([`batch_room`]) when `entries` has none.
+#[inline]
+fn push_reserving<T>(entries: &mut Vec<T>, room: usize, entry: T) {
+    if entries.capacity() == 0 {
+        entries.reserve_exact(room);
+    }
+    entries.push(entry);
+}
+
 mod sse_batch;
 pub use sse_batch::{BatchEvent, BatchEvents, SseBatchCodec, SseEventBatch};
 
@@ -780,17 +797,9 @@ impl Decoder for NdjsonBatchCodec {
             return Err(CodecError::Frame(e));
         }
         let base = self.framer.stream_offset();
-        // Room for a line per 64 bytes read (MCP messages are longer), so that the entries
-        // are not moved as the batch grows; taken at the first frame, so that a call that
-        // finds none (a long line still arriving) allocates nothing.
-        let room = self.max_batch_frames.min(src.len() / 64 + 1);
+        let room = batch_room(self.max_batch_frames, src.len());
         let mut entries = Vec::new();
-        let push = |entries: &mut Vec<BatchEntry>, entry| {
-            if entries.capacity() == 0 {
-                entries.reserve_exact(room);
-            }
-            entries.push(entry);
-        };
+        let push = |entries: &mut Vec<BatchEntry>, entry| push_reserving(entries, room, entry);
         // Bytes of `src` this call has consumed: the frames of the batch lie before it.
         let mut pos = 0;
         while entries.len() < self.max_batch_frames {

@@ -6,7 +6,9 @@ use std::ops::Range;
 use bytes::{Buf, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
-use super::{CodecError, SseContent, SseFrame, encode_sse, message_event};
+use super::{
+    CodecError, SseContent, SseFrame, batch_room, encode_sse, message_event, push_reserving,
+};
 use crate::framing::sse::{self, DataLineStart, SseEvent, SseFramer, event_type};
 use crate::framing::{FrameError, Status, StreamPos};
 
@@ -164,13 +166,15 @@ impl SseEventBatch {
             .to_frame()
         })
     }
+    /// The buffer `s` lies in.
+    fn buffer(&self, s: &Span) -> &Bytes {
+        if s.side { &self.side } else { &self.bytes }
+    }
     fn span(&self, s: &Span) -> &[u8] {
-        let buf = if s.side { &self.side } else { &self.bytes };
-        &buf[s.start..s.end]
+        &self.buffer(s)[s.start..s.end]
     }
     fn span_bytes(&self, s: &Span) -> Bytes {
-        let buf = if s.side { &self.side } else { &self.bytes };
-        buf.slice(s.start..s.end)
+        self.buffer(s).slice(s.start..s.end)
     }
     fn item<'b>(&'b self, e: &'b Entry) -> Item<'b> {
         match self.slow.get(e.slow as usize) {
@@ -385,16 +389,13 @@ struct Builder {
     starts: Vec<DataLineStart>,
     entries: Vec<Entry>,
     slow: Vec<Slow>,
-    /// Entries reserved at the first push.
+    /// Entries reserved at the first push ([`batch_room`]).
     room: usize,
 }
 
 impl Builder {
     fn push(&mut self, entry: Entry) {
-        if self.entries.capacity() == 0 {
-            self.entries.reserve_exact(self.room);
-        }
-        self.entries.push(entry);
+        push_reserving(&mut self.entries, self.room, entry);
     }
     /// `value` copied into the side buffer.
     #[inline(never)]
@@ -585,9 +586,7 @@ impl SseBatchCodec {
             starts: Vec::new(),
             entries: Vec::new(),
             slow: Vec::new(),
-            // An event per 64 bytes read (MCP events are longer), so that the entries are not
-            // moved as the batch grows; reserved at the first item only.
-            room: self.max_batch_events.min(src.len() / 64 + 1),
+            room: batch_room(self.max_batch_events, src.len()),
         };
         // Bytes of `src` this call has consumed: the batch's events lie before it.
         let mut pos = 0;

@@ -612,7 +612,6 @@ pub fn check_sse_batch_codec(
         }
         for ev in &b {
             let f = ev.to_frame();
-            let positions = |at| (ev.data_position(at), f.data_position(at));
             let same = ev.data() == &f.data()[..]
                 && ev.has_data() == f.has_data()
                 && ev.event() == f.event().map(|b| &b[..])
@@ -626,10 +625,7 @@ pub fn check_sse_batch_codec(
                 ) == (f.retry(), f.offset(), f.line(), f.error(), f.data_offset())
                 && ev.is_message() == f.is_message()
                 && ev.data_line_starts().eq(f.data_line_starts())
-                && (0..=ev.data().len() + 1).all(|at| {
-                    let (a, b) = positions(at);
-                    a == b
-                });
+                && (0..=ev.data().len() + 1).all(|at| ev.data_position(at) == f.data_position(at));
             if !same {
                 return Err(disagree(format!("borrowed {ev:?} vs owned {f:?}")));
             }
