@@ -821,25 +821,12 @@ impl SseFramer {
     /// would after that event. Otherwise `None`, with nothing changed.
     #[inline(always)]
     fn decode_fast<'a>(&mut self, buf: &'a [u8]) -> Option<(usize, SseEvent<'a>)> {
-        // Between calls `pos` is 0 unless a data value is retained (then a field was seen).
-        debug_assert!(self.pos == 0 || self.fields_seen);
-        if !self.fast_path
-            || self.fields_seen
-            || self.discarding_event
-            || self.discarding_line
-            || !self.bom_checked
-            || self.scanned != 0
-        {
+        if !self.fast_ready() {
             return None;
         }
-        // The LF of a CRLF whose CR ended the previous call's last line.
-        let (start, rest) = match buf {
-            [b'\n', rest @ ..] if self.skip_lf => (1, rest),
-            [] if self.skip_lf => return None,
-            _ => (0, buf),
-        };
-        let fe = self.parse_fast(rest)?;
-        let consumed = start + fe.len;
+        let hit = self.fast_one(buf)?;
+        let (start, fe) = (hit.start, &hit.fe);
+        let rest = &buf[start..];
         let data_start = start + fe.data_start;
         let ev = SseEvent {
             data: fe.data,
@@ -849,17 +836,84 @@ impl SseFramer {
             id: fe.id.clone().map(|r| &rest[r]),
             id_range: fe.id.as_ref().map(|r| start + r.start..start + r.end),
             retry: None,
-            offset: self.offset + start as u64,
-            line: self.line,
-            first_data: Some(self.fast_data_pos(&fe, data_start)),
+            offset: hit.offset,
+            line: hit.line,
+            first_data: Some(hit.first_data),
             more_data: &[],
             data_lines: 1,
         };
-        self.count_fast_event(&fe);
+        Some((hit.consumed, ev))
+    }
+
+    /// The framer is where the fast path may run: no event in progress (no field seen, not
+    /// discarding, no partial line searched) and the BOM handled. A whole event from the fast
+    /// path leaves it so.
+    #[inline(always)]
+    fn fast_ready(&self) -> bool {
+        // Between calls `pos` is 0 unless a data value is retained (then a field was seen).
+        debug_assert!(self.pos == 0 || self.fields_seen);
+        self.fast_path
+            && !self.fields_seen
+            && !self.discarding_event
+            && !self.discarding_line
+            && self.bom_checked
+            && self.scanned == 0
+    }
+
+    /// One whole common event at the start of `buf` (after the LF of a CRLF whose CR ended
+    /// the previous line, if one is pending), the framer [`fast_ready`](Self::fast_ready):
+    /// the event, and the framer advanced past it as the line-by-line path would leave it.
+    /// `None`, with nothing changed, for anything [`parse_fast`](Self::parse_fast) does not
+    /// take.
+    #[inline(always)]
+    fn fast_one<'a>(&mut self, buf: &'a [u8]) -> Option<FastHit<'a>> {
+        // The LF of a CRLF whose CR ended the previous call's last line.
+        let (start, rest) = match buf {
+            [b'\n', rest @ ..] if self.skip_lf => (1, rest),
+            [] if self.skip_lf => return None,
+            _ => (0, buf),
+        };
+        let fe = self.parse_fast(rest)?;
+        let consumed = start + fe.len;
+        let hit = FastHit {
+            consumed,
+            start,
+            offset: self.offset + start as u64,
+            line: self.line,
+            first_data: self.fast_data_pos(&fe, start + fe.data_start),
+            fe,
+        };
+        self.count_fast_event(&hit.fe);
         self.offset += consumed as u64;
         self.examined += start as u64;
         self.events += 1;
-        Some((consumed, ev))
+        Some(hit)
+    }
+
+    /// The fast path of [`decode`](Self::decode) and [`finish`](Self::finish) (the same in
+    /// both) run over `buf` for as many whole common events in a row as it takes, each handed
+    /// to `take`, which returns `false` to stop after it. Returns the bytes of `buf` consumed
+    /// (0 when the framer is not [`fast_ready`](Self::fast_ready)); the framer is left as
+    /// that many `decode` calls would leave it, so the caller goes on from there with
+    /// `decode` or `finish`. For the batch codecs: no [`SseEvent`] is built per event.
+    #[inline(always)]
+    pub(crate) fn decode_fast_run<'a>(
+        &mut self,
+        buf: &'a [u8],
+        mut take: impl FnMut(usize, FastHit<'a>) -> bool,
+    ) -> usize {
+        if !self.fast_ready() {
+            return 0;
+        }
+        let mut pos = 0;
+        while let Some(hit) = self.fast_one(&buf[pos..]) {
+            let at = pos;
+            pos += hit.consumed;
+            if !take(at, hit) {
+                break;
+            }
+        }
+        pos
     }
 
     /// Where the data value of a whole event from [`parse_fast`](Self::parse_fast) starts,
@@ -1272,25 +1326,41 @@ enum Step {
     Error(FrameError),
 }
 
+/// A whole event taken by [`SseFramer::fast_one`]; indices are relative to the slice given.
+pub(crate) struct FastHit<'a> {
+    /// Bytes consumed: the skipped LF, if any, and the event.
+    pub(crate) consumed: usize,
+    /// Bytes before the event (1 for a skipped LF, else 0); `fe`'s indices count from here.
+    pub(crate) start: usize,
+    /// Stream offset of the event's first byte.
+    pub(crate) offset: u64,
+    /// 1-based line of the event's first line.
+    pub(crate) line: u64,
+    /// Where the data value starts in the stream.
+    pub(crate) first_data: StreamPos,
+    /// The event's parts.
+    pub(crate) fe: FastEvent<'a>,
+}
+
 /// A whole event found by [`SseFramer::parse_fast`]; indices are relative to the slice given.
-struct FastEvent<'a> {
+pub(crate) struct FastEvent<'a> {
     /// Bytes of the event through the blank line's terminator (a CR, when the blank line ends
     /// in CR: a LF after it is left for the next line, as the line-by-line path does).
-    len: usize,
+    pub(crate) len: usize,
     /// The data value.
-    data: &'a [u8],
+    pub(crate) data: &'a [u8],
     /// Index of the data value.
-    data_start: usize,
+    pub(crate) data_start: usize,
     /// 1-based column of the data value in its line (6 after `data:`, 7 after `data: `).
-    data_col: u64,
+    pub(crate) data_col: u64,
     /// The event had the `event: message` line.
-    has_event: bool,
+    pub(crate) has_event: bool,
     /// Bytes the line-by-line path counts as examined for these lines.
-    examined: u64,
+    pub(crate) examined: u64,
     /// The blank line ended in CR.
-    blank_cr: bool,
+    pub(crate) blank_cr: bool,
     /// Where the `id:` value lies, when the event had an `id:` line.
-    id: Option<Range<usize>>,
+    pub(crate) id: Option<Range<usize>>,
 }
 
 /// Convenience for tests and tools: splits a whole in-memory stream into owned events and
