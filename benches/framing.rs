@@ -5,9 +5,9 @@
 //! reads (the copy a real read does) and every frame is decoded. Throughput is bytes of stream.
 //! Before timing, every codec is checked to produce the same frames.
 //!
-//! The `*_decode_only` rows time our codecs' `decode` alone: the whole stream is put in a
-//! `BytesMut` in criterion's untimed setup (`iter_batched`, `BatchSize::LargeInput`), so the
-//! read copy is excluded. In a real `FramedRead` that copy is done by the kernel in read(2);
+//! The `*_decode_only` rows time a codec's `decode` alone (ours, and tokio-util's two): the
+//! whole stream is put in a `BytesMut` in criterion's untimed setup (`iter_batched`,
+//! `BatchSize::LargeInput`), so the read copy is excluded. In a real `FramedRead` that copy is done by the kernel in read(2);
 //! these rows show what framing itself costs through the codec (splitting off `Bytes`
 //! included).
 //!
@@ -187,6 +187,32 @@ impl Decoder for MemchrSplitBaseline {
 }
 
 /// tokio-util's `AnyDelimiterCodec` set up as an NDJSON framer with our frame limit.
+/// A `*_decode_only` row for a decoder whose items are each read with `black_box`: the whole
+/// stream is put in a `BytesMut` in criterion's untimed setup, then framed.
+fn bench_decode_only<D: Decoder>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: BenchmarkId,
+    input: &[u8],
+    n: usize,
+    make: impl Fn() -> D,
+) {
+    g.bench_function(id, |b| {
+        b.iter_batched(
+            || BytesMut::from(input),
+            |buf| {
+                let mut k = 0usize;
+                let buf = decode_prefilled(&mut make(), buf, |f| {
+                    black_box(&f);
+                    k += 1
+                });
+                assert_eq!(k, n);
+                buf
+            },
+            BatchSize::LargeInput,
+        )
+    });
+}
+
 fn any_delimiter_codec() -> AnyDelimiterCodec {
     AnyDelimiterCodec::new_with_max_length(b"\n".to_vec(), b"\n".to_vec(), DEFAULT_MAX_FRAME_LEN)
 }
@@ -380,21 +406,13 @@ fn bench(c: &mut Criterion) {
                 assert_eq!(k, n);
             })
         });
-        g.bench_function(id("mcpwire_ndjson_raw_codec_decode_only"), |b| {
-            b.iter_batched(
-                || BytesMut::from(&input[..]),
-                |buf| {
-                    let mut k = 0usize;
-                    let buf = decode_prefilled(&mut NdjsonRawCodec::new(), buf, |f| {
-                        black_box(&f);
-                        k += 1
-                    });
-                    assert_eq!(k, n);
-                    buf
-                },
-                BatchSize::LargeInput,
-            )
-        });
+        bench_decode_only(
+            &mut g,
+            id("mcpwire_ndjson_raw_codec_decode_only"),
+            input,
+            n,
+            NdjsonRawCodec::new,
+        );
         g.bench_function(id("mcpwire_ndjson_batch_codec"), |b| {
             b.iter(|| {
                 let mut k = 0usize;
@@ -449,21 +467,13 @@ fn bench(c: &mut Criterion) {
                 assert_eq!(k, n);
             })
         });
-        g.bench_function(id("baseline_bytesmut_memchr_split_decode_only"), |b| {
-            b.iter_batched(
-                || BytesMut::from(&input[..]),
-                |buf| {
-                    let mut k = 0usize;
-                    let buf = decode_prefilled(&mut MemchrSplitBaseline, buf, |f| {
-                        black_box(&f);
-                        k += 1
-                    });
-                    assert_eq!(k, n);
-                    buf
-                },
-                BatchSize::LargeInput,
-            )
-        });
+        bench_decode_only(
+            &mut g,
+            id("baseline_bytesmut_memchr_split_decode_only"),
+            input,
+            n,
+            || MemchrSplitBaseline,
+        );
         g.bench_function(id("tokio_util_lines_codec"), |b| {
             b.iter(|| {
                 let mut k = 0usize;
@@ -488,6 +498,21 @@ fn bench(c: &mut Criterion) {
                 assert_eq!(k, n);
             })
         });
+        // tokio-util's codecs timed the same way as our `*_decode_only` rows (no read copy).
+        bench_decode_only(
+            &mut g,
+            id("tokio_util_lines_codec_decode_only"),
+            input,
+            n,
+            || LinesCodec::new_with_max_length(DEFAULT_MAX_FRAME_LEN),
+        );
+        bench_decode_only(
+            &mut g,
+            id("tokio_util_any_delimiter_codec_decode_only"),
+            input,
+            n,
+            any_delimiter_codec,
+        );
         let sse = sse_stream(frames);
         g.throughput(Throughput::Bytes(sse.len() as u64));
         g.bench_function(id("mcpwire_sse_codec_no_parse"), |b| {
