@@ -581,7 +581,8 @@ fn sse_frame_fields(f: &crate::codec::SseFrame) -> SseFrameFields {
 /// as 1), flattened, are the per-event items (data, fields, offsets, lines, data line starts,
 /// errors) in order; an item reads the same borrowed
 /// ([`BatchEvent`](crate::codec::BatchEvent)) as owned, `is_message` and `data_position`
-/// included.
+/// included; and both codecs' framers end with the same stream offset and counters (events,
+/// fast-path events, bytes examined, comments, unknown fields, BOM stripped).
 ///
 /// # Errors
 /// A [`Disagreement`] naming the first difference.
@@ -592,19 +593,36 @@ pub fn check_sse_batch_codec(
     max_batch: usize,
 ) -> Result<(), Disagreement> {
     use crate::codec::{SseBatchCodec, SseCodec};
-    let (want, want_err) = drive_codec(
-        &mut SseCodec::with_limits(max_event_len, max_line_len, None),
-        reads,
-    );
-    let (batches, err) = drive_codec(
-        &mut SseBatchCodec::with_limits(max_event_len, max_line_len)
-            .with_max_batch_events(max_batch),
-        reads,
-    );
+    let mut per_event = SseCodec::with_limits(max_event_len, max_line_len, None);
+    let (want, want_err) = drive_codec(&mut per_event, reads);
+    let mut batch =
+        SseBatchCodec::with_limits(max_event_len, max_line_len).with_max_batch_events(max_batch);
+    let (batches, err) = drive_codec(&mut batch, reads);
     let disagree = |detail: String| Disagreement {
         check: "sse: batch codec vs per-event codec",
         detail,
     };
+    // The framer ends where per-event `decode` calls leave it, whichever path took the
+    // events (the batch codec's fast run advances it without a `decode` per event).
+    let counters = |f: &SseFramer| {
+        (
+            f.stream_offset(),
+            f.events(),
+            f.fast_path_events(),
+            f.bytes_examined(),
+            f.comments(),
+            f.unknown_fields(),
+            f.bom_stripped(),
+        )
+    };
+    if counters(batch.framer()) != counters(per_event.framer()) {
+        return Err(disagree(format!(
+            "framer counters (offset, events, fast-path events, examined, comments, unknown \
+             fields, BOM) {:?} vs per event {:?}",
+            counters(batch.framer()),
+            counters(per_event.framer())
+        )));
+    }
     let mut got = Vec::new();
     for b in batches {
         if b.is_empty() || b.len() > max_batch.max(1) {
