@@ -2053,3 +2053,59 @@ fn check_reports_a_bare_cr_at_its_byte() {
         );
     }
 }
+
+/// `stats` says why frames are invalid (review leftover: framing errors, like the other
+/// invalid frames, were only counted under shape `invalid`): one count per frame by stable
+/// kind, framing errors included, adding up to the `invalid` shape; the total over two
+/// inputs sums them; the table has the same rows.
+#[test]
+fn stats_counts_invalid_frames_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = [&b"x"[..]; 64].concat();
+    let input = [
+        &br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#[..],
+        b"\n{oops\n",
+        br#"{"id":2,"method":"x"}"#,
+        b"\n",
+        br#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
+        b"\n",
+        br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+        b"\n",
+        &big,
+        b"\n",
+        br#"{"jsonrpc":"2.0","method":"x""#,
+    ]
+    .concat();
+    let f = temp_file(&dir, "mixed.jsonl", &input);
+    let args = ["stats", "--format", "jsonl", "--max-frame-bytes", "60"];
+    let line = stdout_of(&args, &f, 0);
+    let s: Value = serde_json::from_str(line.trim()).unwrap();
+    let want = serde_json::json!({
+        "duplicate-key": 1,
+        "frame-too-large": 1,
+        "invalid-id": 1,
+        "jsonrpc-missing": 1,
+        "unexpected-byte": 1,
+        "unterminated-line": 1,
+    });
+    assert_eq!(s["invalid_kinds"], want, "{s}");
+    assert_eq!(s["shapes"]["invalid"], 6, "{s}");
+    assert_eq!(s["frames"], 7, "{s}");
+    // Two inputs: each line has its own counts, the total their sum.
+    let out = mcpwire().args(args).arg(&f).arg(&f).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let total: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        total["total"]["invalid_kinds"]["frame-too-large"], 2,
+        "{total}"
+    );
+    assert_eq!(total["total"]["invalid_kinds"]["invalid-id"], 2, "{total}");
+    // A valid input has none.
+    let ok = temp_file(&dir, "ok.jsonl", REQUEST_NO_META);
+    let line = stdout_of(&["stats", "--format", "jsonl"], &ok, 0);
+    let s: Value = serde_json::from_str(line.trim()).unwrap();
+    assert_eq!(s["invalid_kinds"], serde_json::json!({}), "{s}");
+    let table = stdout_of(&["stats", "--max-frame-bytes", "60"], &f, 0);
+    assert!(table.contains("invalid frames by kind:"), "{table}");
+    assert!(table.contains("frame-too-large"), "{table}");
+}

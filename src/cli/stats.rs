@@ -68,6 +68,11 @@ pub struct Stats {
     pub bytes: u64,
     /// Frames by shape (frames that are not JSON count as `invalid`).
     pub shapes: BTreeMap<String, u64>,
+    /// The `invalid` frames by why, as a stable kebab-case kind: the framing error
+    /// (`frame-too-large`, `unterminated-line`, …), the JSON or limit error (`invalid-json`,
+    /// `duplicate-key`, …) or the JSON-RPC envelope rule (`jsonrpc-missing`, `invalid-id`,
+    /// …). Its counts add up to `shapes["invalid"]`. MCP profile rules are `check`'s.
+    pub invalid_kinds: BTreeMap<String, u64>,
     /// Requests and notifications by method.
     pub methods: BTreeMap<String, u64>,
     /// Sizes in bytes of the frames read whole (framing errors are not counted: an oversize
@@ -93,22 +98,38 @@ pub struct Stats {
 impl Stats {
     /// Counts one frame: its envelope, or for a frame that did not parse the id `check`
     /// shows for it (`recovered`: the raw id text `Parser::recover_id` finds in a frame
-    /// rejected only by the duplicate-key policy). `size` is `None` for a framing error (an
-    /// oversize frame, whose length is not known, or a cut-off last line or event).
-    fn add(&mut self, env: Option<&Envelope<'_>>, size: Option<u64>, recovered: Option<&[u8]>) {
+    /// rejected only by the duplicate-key policy) and `why` (the framing or parse error's
+    /// kind). `size` is `None` for a framing error (an oversize frame, whose length is not
+    /// known, or a cut-off last line or event).
+    fn add(
+        &mut self,
+        env: Result<&Envelope<'_>, &'static str>,
+        size: Option<u64>,
+        recovered: Option<&[u8]>,
+    ) {
         self.frames += 1;
         self.size_list.extend(size);
-        let Some(env) = env else {
-            *self.shapes.entry("invalid".into()).or_default() += 1;
-            let id = match recovered.and_then(|r| r.first()) {
-                Some(b'"') => "string",
-                Some(_) => "integer",
-                None => "unreadable",
-            };
-            *self.ids.entry(id.into()).or_default() += 1;
-            return;
+        let env = match env {
+            Ok(env) => env,
+            Err(why) => {
+                *self.invalid_kinds.entry(why.into()).or_default() += 1;
+                *self.shapes.entry("invalid".into()).or_default() += 1;
+                let id = match recovered.and_then(|r| r.first()) {
+                    Some(b'"') => "string",
+                    Some(_) => "integer",
+                    None => "unreadable",
+                };
+                *self.ids.entry(id.into()).or_default() += 1;
+                return;
+            }
         };
         *self.shapes.entry(env.shape().name().into()).or_default() += 1;
+        if let Some(why) = env.invalid_reason() {
+            *self
+                .invalid_kinds
+                .entry(why.kind().name().into())
+                .or_default() += 1;
+        }
         if let Some(m) = env.method() {
             *self.methods.entry(m.decode().into_owned()).or_default() += 1;
         }
@@ -136,6 +157,7 @@ impl Stats {
         self.bytes += o.bytes;
         for (a, b) in [
             (&mut self.shapes, &o.shapes),
+            (&mut self.invalid_kinds, &o.invalid_kinds),
             (&mut self.methods, &o.methods),
             (&mut self.ids, &o.ids),
             (&mut self.revisions, &o.revisions),
@@ -259,17 +281,16 @@ pub fn run(
                     break;
                 }
             };
-            let env = if frame.error.is_some() {
-                None
-            } else {
-                parser.parse(frame.bytes).ok()
+            let env = match frame.error {
+                Some(e) => Err(e.kind().name()),
+                None => parser.parse(frame.bytes).map_err(|e| e.kind().name()),
             };
             let recovered = match (&env, frame.error) {
-                (None, None) => parser.recover_id(frame.bytes).map(|s| s.slice(frame.bytes)),
+                (Err(_), None) => parser.recover_id(frame.bytes).map(|s| s.slice(frame.bytes)),
                 _ => None,
             };
             let size = frame.error.is_none().then_some(frame.input_len);
-            st.add(env.as_ref(), size, recovered);
+            st.add(env.as_ref().map_err(|why| *why), size, recovered);
             if let Some(pb) = &pb {
                 pb.inc(frames.bytes_read - reported);
                 reported = frames.bytes_read;
@@ -324,6 +345,7 @@ fn write_stats(out: &mut dyn Write, st: &Stats, format: Format) -> io::Result<()
                 None => writeln!(out, "message sizes: no frame read whole")?,
             }
             human::write_counts(out, "by shape", &st.shapes)?;
+            human::write_counts(out, "invalid frames by kind", &st.invalid_kinds)?;
             human::write_counts(out, "by method", &st.methods)?;
             human::write_counts(out, "ids by type", &st.ids)?;
             human::write_counts(out, "revisions seen", &st.revisions)?;
