@@ -52,7 +52,8 @@ enum Command {
     ///
     /// Exit status: 0 all frames valid, 1 some frame invalid, 2 usage or I/O error.
     Check(CheckArgs),
-    /// Histograms of shapes, methods, message sizes, id types and protocol revisions.
+    /// Histograms of shapes, invalid frames by kind, methods, message sizes, id types and
+    /// protocol revisions.
     Stats(StatsArgs),
     /// Validating MCP proxy: `proxy stdio` (a server subprocess) or `proxy http` (Streamable
     /// HTTP); see `mcpwire proxy --help`.

@@ -1,4 +1,5 @@
-//! `mcpwire stats`: shapes, methods, message sizes, id types and protocol revisions seen.
+//! `mcpwire stats`: shapes, invalid frames by kind, methods, message sizes, id types and
+//! protocol revisions seen.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
