@@ -1058,9 +1058,15 @@ impl SseFrame {
             && !matches!(self.content, SseContent::Framing(_))
             && event_type(self.event.as_deref()) == b"message"
     }
-    /// The `event:` value.
+    /// The `event:` value, as written (`Some` of an empty value for an empty `event:` line).
     pub fn event(&self) -> Option<&Bytes> {
         self.event.as_ref()
+    }
+    /// The event type: the `event:` value, or `b"message"` when absent or empty (WHATWG), as
+    /// [`BatchEvent::event_type`] and
+    /// [`SseEvent::event_type`](crate::framing::sse::SseEvent::event_type).
+    pub fn event_type(&self) -> &[u8] {
+        event_type(self.event.as_deref())
     }
     /// The `id:` value.
     pub fn id(&self) -> Option<&Bytes> {
@@ -1172,6 +1178,14 @@ impl SseCodec {
         Self {
             framer: SseFramer::new(),
             parser: Some(Parser::new()),
+        }
+    }
+    /// Default limits, framing only: items carry no envelope ([`SseFrame::envelope`] is
+    /// `None`); the same as `with_limits` with the defaults and `None`.
+    pub fn framing_only() -> Self {
+        Self {
+            framer: SseFramer::new(),
+            parser: None,
         }
     }
     /// With limits (see [`SseFramer::with_limits`]) and a parser (`None`: framing only).

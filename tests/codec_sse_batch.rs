@@ -281,3 +281,39 @@ fn trial_findings_debug_fieldless_events_and_owned_encoding() {
     codec.encode(&frame, &mut theirs).unwrap();
     assert_eq!(ours, theirs);
 }
+
+/// Session-28 trial findings: `SseFrame::event_type` (an empty `event:` line is type
+/// `message`, as `BatchEvent::event_type` says), `SseCodec::framing_only` (default limits, no
+/// envelope), and line-1 columns that count a stripped BOM, in both codecs.
+#[test]
+fn trial_28_event_type_framing_only_and_bom_columns() {
+    let stream: &[u8] =
+        b"\xEF\xBB\xBFdata: X\n\nevent:\ndata: Y\n\nevent: endpoint\ndata: /m\n\n: c\n\n";
+    let (frames, err) = drive(&mut SseCodec::framing_only(), &[stream]);
+    assert!(err.is_none());
+    let (limits, _) = drive(
+        &mut SseCodec::with_limits(
+            mcpwire::framing::DEFAULT_MAX_FRAME_LEN,
+            mcpwire::framing::DEFAULT_MAX_FRAME_LEN + mcpwire::framing::sse::LINE_OVERHEAD,
+            None,
+        ),
+        &[stream],
+    );
+    assert_eq!(format!("{frames:?}"), format!("{limits:?}"));
+    assert!(frames.iter().all(|f| f.envelope().is_none()));
+    let types: Vec<&[u8]> = frames.iter().map(SseFrame::event_type).collect();
+    assert_eq!(types, [&b"message"[..], b"message", b"endpoint"]);
+    assert_eq!(frames[1].event().map(|e| &e[..]), Some(&b""[..]));
+    // `data: X` after the BOM: value at offset 9, line 1, column 10 (3 BOM bytes + 6).
+    let p = frames[0].data_position(0).unwrap();
+    assert_eq!((p.offset, p.line, p.col), (9, 1, 10));
+    let (batches, _) = drive(&mut SseBatchCodec::new(), &[stream]);
+    let events: Vec<_> = batches.iter().flat_map(|b| b.iter()).collect();
+    assert_eq!(events.len(), 3);
+    for (ev, f) in events.iter().zip(&frames) {
+        assert_eq!(ev.event_type(), f.event_type());
+        assert_eq!(ev.data_position(0), f.data_position(0));
+    }
+    // `check_sse_batch_codec` holds on the same stream, cut after the BOM.
+    check_sse_batch_codec(&[&stream[..3], &stream[3..]], (1 << 20, 1 << 20), 2).unwrap();
+}

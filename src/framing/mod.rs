@@ -62,7 +62,8 @@ pub(crate) fn find_cr_or_lf(hay: &[u8]) -> Option<usize> {
 
 /// Where one byte lies in the input stream: its offset in bytes from the stream's first byte
 /// (a stripped BOM counts), and its 1-based line and 1-based column (the column counts bytes,
-/// not characters). Given for the values of SSE `data:` lines
+/// not characters, and on line 1 a stripped BOM's 3 bytes too: `data: X` after a BOM has its
+/// value at column 10). Given for the values of SSE `data:` lines
 /// ([`SseEvent::data_position`](sse::SseEvent::data_position)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct StreamPos {
