@@ -529,21 +529,7 @@ fn bench(c: &mut Criterion) {
         for (suffix, stream) in [("", &sse), ("_resumable", &sse_stream_resumable(frames))] {
             g.throughput(Throughput::Bytes(stream.len() as u64));
             let name = format!("mcpwire_sse_codec_no_parse_decode_only{suffix}");
-            g.bench_function(id(&name), |b| {
-                b.iter_batched(
-                    || BytesMut::from(&stream[..]),
-                    |buf| {
-                        let mut k = 0usize;
-                        let buf = decode_prefilled(&mut sse_codec_no_parse(), buf, |f| {
-                            black_box(&f);
-                            k += 1
-                        });
-                        assert_eq!(k, n);
-                        buf
-                    },
-                    BatchSize::LargeInput,
-                )
-            });
+            bench_decode_only(&mut g, id(&name), stream, n, sse_codec_no_parse);
             let name = format!("mcpwire_sse_batch_codec_decode_only{suffix}");
             g.bench_function(id(&name), |b| {
                 b.iter_batched(
