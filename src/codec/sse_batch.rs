@@ -627,11 +627,13 @@ impl SseBatchCodec {
             if b.entries.len() >= max {
                 break;
             }
+            // The fast path just refused these bytes (or is not ready): `decode` and `finish`
+            // would try it again first.
             let buf = &src[pos..];
             let d = if eof {
-                self.framer.finish(buf)
+                self.framer.finish_slow(buf)
             } else {
-                self.framer.decode(buf)
+                self.framer.decode_slow(buf)
             };
             let consumed = d.consumed;
             match d.status {

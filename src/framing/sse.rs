@@ -474,9 +474,11 @@ impl SseFramer {
         self.discarding_event = false;
     }
 
-    /// Everything but the whole-event fast path of [`decode`](Self::decode).
+    /// Everything but the whole-event fast path of [`decode`](Self::decode): for a caller
+    /// that has just run that path ([`decode_fast_run`](Self::decode_fast_run)) and been
+    /// refused, where `decode` would try it again on the same bytes.
     #[inline(never)]
-    fn decode_slow<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
+    pub(crate) fn decode_slow<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
         self.check_contract(buf);
         let step = self.step(buf);
         self.complete(buf, step)
@@ -494,9 +496,11 @@ impl SseFramer {
         self.finish_slow(buf)
     }
 
-    /// Everything but the whole-event fast path of [`finish`](Self::finish).
+    /// Everything but the whole-event fast path of [`finish`](Self::finish): for a caller
+    /// that has just run that path ([`decode_fast_run`](Self::decode_fast_run)) and been
+    /// refused, where `finish` would try it again on the same bytes.
     #[inline(never)]
-    fn finish_slow<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
+    pub(crate) fn finish_slow<'a>(&'a mut self, buf: &'a [u8]) -> Decoded<SseEvent<'a>> {
         self.check_contract(buf);
         let step = self.step(buf);
         if !matches!(step, Step::Partial) {
