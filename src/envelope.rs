@@ -712,6 +712,20 @@ impl<'f> KeySet<'f> {
             return big.insert(decode_bytes(&frame[k.start..k.end], k.escaped));
         }
         let raw = &frame[k.start..k.end];
+        // No escapes in the set or in `k` (MCP's `_meta` keys): equal keys are equal bytes,
+        // so a key of another length is no duplicate and is not read (12 Ir less per small
+        // message than the general loop below; callgrind, session 29).
+        if self.escaped == 0 && !k.escaped && self.n < self.small.len() {
+            for &w in &self.small[..self.n] {
+                let (start, end) = (w as u32 as usize, (w >> 32) as usize);
+                if end - start == raw.len() && frame.get(start..end) == Some(raw) {
+                    return false;
+                }
+            }
+            self.small[self.n] = k.start as u64 | (k.end as u64) << 32;
+            self.n += 1;
+            return true;
+        }
         for i in 0..self.n {
             let (other, o_escaped) = self.small_key(i);
             let same = match (k.escaped, o_escaped) {
@@ -1276,6 +1290,10 @@ fn id_form(raw: &[u8]) -> IdForm {
 }
 
 /// Sets `spans.shape` and `spans.invalid` (JSON-RPC 2.0 §4–5; spec digest §2.4).
+///
+/// Inlined into the walk's one call site: 17 Ir less per small message than a call
+/// (callgrind, session 29).
+#[inline(always)]
 fn classify(frame: &[u8], spans: &mut Spans) {
     let first = |s: Slot| s.first_byte(frame);
     let at = |s: Option<Span>| s.map_or(spans.root.start(), |s| s.start());
