@@ -693,7 +693,7 @@ impl<'f> KeySet<'f> {
         (&self.frame[start..end], self.escaped >> i & 1 == 1)
     }
     /// Adds `k`; false when an equal key was already there.
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, k: StrTok) -> bool {
         // The first key of an object cannot be a duplicate (most `_meta` objects hold one
         // or two keys): no call for it.
@@ -702,6 +702,17 @@ impl<'f> KeySet<'f> {
             self.escaped = u16::from(k.escaped);
             self.n = 1;
             return true;
+        }
+        // The second key, neither escaped, of another length than the first (the common
+        // two-key `_meta`): no duplicate, no call (21 Ir less per small message, with
+        // `insert` always inlined: it outgrew the inliner's default; callgrind, session 29).
+        if self.n == 1 && self.escaped == 0 && !k.escaped {
+            let w = self.small[0];
+            if (w >> 32) - (w & 0xFFFF_FFFF) != (k.end - k.start) as u64 {
+                self.small[1] = k.start as u64 | (k.end as u64) << 32;
+                self.n = 2;
+                return true;
+            }
         }
         self.insert_more(k)
     }
