@@ -1581,6 +1581,7 @@ impl<'f> Envelope<'f> {
     /// The id: a string, a plain integer within ±(2^53−1), or `null`; `None` when absent or
     /// of any other form (float, exponent, out of range, bool, object, array — see
     /// [`Envelope::invalid_reason`]; [`Envelope::id_raw`] still gives its text).
+    #[inline(always)]
     pub fn id(&self) -> Option<Id<'f>> {
         let raw = self.bytes(self.spans.id.get())?;
         match raw.first()? {
