@@ -455,6 +455,8 @@ pub struct Spans {
     params_uri: Slot,
     case_variant_key: Slot,
     member_case_variant: Slot,
+    /// Bit [`esc_bit`] of a string member's slot: the walk found a backslash escape in it.
+    escaped: u16,
     /// The root value (for a batch: the array).
     root: Span,
     shape: Shape,
@@ -481,6 +483,7 @@ impl Default for Spans {
             case_variant_key: Slot::NONE,
             member_case_variant: Slot::NONE,
             root: Span::default(),
+            escaped: 0,
             shape: Shape::Invalid,
             invalid: None,
         }
@@ -488,10 +491,24 @@ impl Default for Spans {
 }
 
 /// A parsed, validated frame: borrowed spans of the envelope members (zero-copy).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Envelope<'f> {
     frame: &'f [u8],
+    /// The same frame as text, when this envelope's walk accepted it (a frame the walk
+    /// accepts is valid UTF-8 as a whole): string members are then sliced from it without a
+    /// second pass over their bytes. `None` for [`Envelope::from_parts`], whose spans may
+    /// have been recorded on another frame.
+    text: Option<&'f str>,
     spans: Spans,
+}
+
+impl std::fmt::Debug for Envelope<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Envelope")
+            .field("frame", &self.frame)
+            .field("spans", &self.spans)
+            .finish()
+    }
 }
 
 /// Parses and validates one frame with [`Limits::DEFAULT`] and the best scan for this CPU.
@@ -540,6 +557,16 @@ const K_METHOD: usize = 2;
 const K_PARAMS: usize = 3;
 const K_RESULT: usize = 4;
 const K_ERROR: usize = 5;
+
+/// The bit of [`Spans`]'s `escaped` for a string member: depth-1 key `i` (`K_*`) of the
+/// envelope (`inner` = `None`), or member `i` ([`Inner::keys`] order) of `params` (`W` 0),
+/// `result` (1) or `error` (2).
+const fn esc_bit(inner: Option<u8>, i: usize) -> u16 {
+    match inner {
+        None => 1 << i,
+        Some(w) => 1 << (6 + 3 * w as usize + i),
+    }
+}
 
 /// Which depth-2 object the walk is inside.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -833,9 +860,10 @@ impl Parser {
     pub fn parse<'f>(&self, frame: &'f [u8]) -> Result<Envelope<'f>, Error> {
         let mut env = Envelope {
             frame,
+            text: None,
             spans: Spans::default(),
         };
-        self.walk(frame, &mut env.spans)?;
+        env.text = Some(self.walk(frame, &mut env.spans)?);
         Ok(env)
     }
 
@@ -1029,8 +1057,10 @@ impl Parser {
         }
     }
 
+    /// The validating walk behind [`Parser::parse`]: records `spans` and, for a frame it
+    /// accepts, returns the frame as text ([`Cursor::accepted_text`]).
     #[inline(always)]
-    fn walk(&self, frame: &[u8], spans: &mut Spans) -> Result<(), Error> {
+    fn walk<'f>(&self, frame: &'f [u8], spans: &mut Spans) -> Result<&'f str, Error> {
         let l = &self.limits;
         if frame.len() > l.max_frame_len || frame.len() > u32::MAX as usize {
             return Err(Error::new(
@@ -1053,16 +1083,16 @@ impl Parser {
         }
         spans.root = Span::at(start, c.pos);
         c.skip_ws();
-        if c.pos != frame.len() {
+        let Some(text) = c.accepted_text() else {
             return Err(Error::new(ErrorKind::TrailingCharacters, c.pos));
-        }
+        };
         // A duplicate key is reported only once the whole frame is known to be JSON, so a
         // frame that is not JSON is always -32700 whatever it holds (trial finding).
         if let Some(e) = c.deferred {
             return Err(e);
         }
         classify(frame, spans);
-        Ok(())
+        Ok(text)
     }
 }
 
@@ -1130,6 +1160,11 @@ fn walk_envelope(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), Error> {
                     (K_PARAMS, b'{') => walk_inner::<0>(c, spans)?,
                     (K_RESULT, b'{') => walk_inner::<1>(c, spans)?,
                     (K_ERROR, b'{') => walk_inner::<2>(c, spans)?,
+                    (_, b'"') => {
+                        if c.string()?.escaped {
+                            spans.escaped |= esc_bit(None, i);
+                        }
+                    }
                     _ => {
                         c.skip_value(1)?;
                     }
@@ -1189,7 +1224,11 @@ fn walk_inner<const W: u8>(c: &mut Cursor<'_>, spans: &mut Spans) -> Result<(), 
                 seen |= 1 << i;
                 let v = c.next_token()?;
                 let vs = c.pos;
-                if v == b'{' && which.meta_index() == Some(i) {
+                if v == b'"' {
+                    if c.string()?.escaped {
+                        spans.escaped |= esc_bit(Some(W), i);
+                    }
+                } else if v == b'{' && which.meta_index() == Some(i) {
                     walk_meta(c)?;
                 } else {
                     c.skip_value(2)?;
@@ -1466,8 +1505,17 @@ impl<'f> Envelope<'f> {
         self.spans
     }
     /// Rebuilds an envelope from a frame and spans recorded on that same frame.
+    ///
+    /// Its accessors give what the parsed envelope gave, but read string members (`method`,
+    /// `id`, …) from the bytes again (UTF-8 and escapes), where the envelope [`Parser::parse`]
+    /// returns takes them from its walk: nothing here can tell that the spans belong to
+    /// this frame.
     pub fn from_parts(frame: &'f [u8], spans: Spans) -> Self {
-        Self { frame, spans }
+        Self {
+            frame,
+            text: None,
+            spans,
+        }
     }
     /// The message shape.
     pub fn shape(&self) -> Shape {
@@ -1494,13 +1542,27 @@ impl<'f> Envelope<'f> {
     fn bytes(&self, span: Option<Span>) -> Option<&'f [u8]> {
         span.and_then(|s| self.frame.get(s.range()))
     }
-    /// The string token at `span` (`None` when it is not a string).
-    fn json_str(&self, span: Option<Span>) -> Option<JsonStr<'f>> {
-        let b = self.bytes(span)?;
+    /// The string token in `slot` (`None` when it is not a string); `bit` is its
+    /// [`esc_bit`].
+    ///
+    /// For a frame this envelope's walk accepted, the text is sliced from the frame's text
+    /// and the escape flag is the walk's (no pass over the bytes); for spans paired with a
+    /// frame by [`from_parts`](Self::from_parts), [`token_text`] reads both from the bytes.
+    #[inline(always)]
+    fn json_str(&self, slot: Slot, bit: u16) -> Option<JsonStr<'f>> {
+        let s = slot.get()?;
+        let b = self.frame.get(s.range())?;
         if b.len() < 2 || b[0] != b'"' || b[b.len() - 1] != b'"' {
             return None;
         }
-        let (raw, escaped) = token_text(&b[1..b.len() - 1])?;
+        let inner = s.start() + 1..s.end() - 1;
+        if let Some(text) = self.text {
+            return Some(JsonStr {
+                raw: text.get(inner)?,
+                escaped: self.spans.escaped & bit != 0,
+            });
+        }
+        let (raw, escaped) = token_text(&self.frame[inner])?;
         Some(JsonStr { raw, escaped })
     }
 
@@ -1585,7 +1647,9 @@ impl<'f> Envelope<'f> {
     pub fn id(&self) -> Option<Id<'f>> {
         let raw = self.bytes(self.spans.id.get())?;
         match raw.first()? {
-            b'"' => self.json_str(self.spans.id.get()).map(Id::Str),
+            b'"' => self
+                .json_str(self.spans.id, esc_bit(None, K_ID))
+                .map(Id::Str),
             b'n' => (raw == b"null").then_some(Id::Null),
             // The value and its text from one pass over the token (`id_form`'s check, then
             // a second pass for the text, cost 18 Ir more per small message; callgrind,
@@ -1595,9 +1659,14 @@ impl<'f> Envelope<'f> {
     }
     /// The exact JSON text of the id value (e.g. `"\"abc\""`, `"-0"`, `"1.0"`).
     pub fn id_raw(&self) -> Option<&'f str> {
-        token_text(self.bytes(self.spans.id.get())?).map(|(s, _)| s)
+        let span = self.spans.id.get()?;
+        match self.text {
+            Some(text) => text.get(span.range()),
+            None => token_text(self.bytes(Some(span))?).map(|(s, _)| s),
+        }
     }
     /// `jsonrpc`, when it is a string.
+    #[inline]
     pub fn jsonrpc(&self) -> Option<JsonStr<'f>> {
         // Every valid frame holds `"2.0"` here: one 5-byte compare of the frame's own bytes
         // (quotes included) instead of the text check, which decides every other value.
@@ -1612,11 +1681,12 @@ impl<'f> Envelope<'f> {
                 escaped: false,
             });
         }
-        self.json_str(self.spans.jsonrpc.get())
+        self.json_str(self.spans.jsonrpc, esc_bit(None, K_JSONRPC))
     }
     /// `method`, when it is a string.
+    #[inline]
     pub fn method(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.method.get())
+        self.json_str(self.spans.method, esc_bit(None, K_METHOD))
     }
     /// The raw `params` value.
     pub fn params(&self) -> Option<&'f [u8]> {
@@ -1635,20 +1705,24 @@ impl<'f> Envelope<'f> {
         parse_i64(self.bytes(self.spans.error_code.get())?)
     }
     /// `error.message`, when it is a string.
+    #[inline]
     pub fn error_message(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.error_message.get())
+        self.json_str(self.spans.error_message, esc_bit(Some(2), 1))
     }
     /// `result.resultType`, when it is a string.
+    #[inline]
     pub fn result_type(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.result_type.get())
+        self.json_str(self.spans.result_type, esc_bit(Some(1), 0))
     }
     /// `params.name`, when it is a string.
+    #[inline]
     pub fn params_name(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.params_name.get())
+        self.json_str(self.spans.params_name, esc_bit(Some(0), 0))
     }
     /// `params.uri`, when it is a string.
+    #[inline]
     pub fn params_uri(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.params_uri.get())
+        self.json_str(self.spans.params_uri, esc_bit(Some(0), 1))
     }
     /// Members of `params._meta` (when it is an object).
     pub fn params_meta(&self) -> Option<Members<'f>> {

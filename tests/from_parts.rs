@@ -197,3 +197,45 @@ fn foreign_frames_of_every_length_never_panic_or_loop() {
     }
     assert!(cases > 10_000, "only {cases} cases ran");
 }
+
+/// The envelope `Parser::parse` returns slices its string members from the accepted frame's
+/// text and takes their escape flag from the walk; `from_parts` on the same frame reads both
+/// from the bytes. Both must give the same `JsonStr` (text and flag) for escaped and plain
+/// members, ASCII and not (session 29).
+#[test]
+fn string_members_from_the_walk_equal_those_read_from_the_bytes() {
+    let frames: &[&str] = &[
+        r#"{"jsonrpc":"2\u002e0","id":"a\"b","method":"tools/\u0063all","params":{"name":"n\\t","uri":"é\u00e9"}}"#,
+        r#"{"jsonrpc":"2.0","id":"plain","method":"tools/call","params":{"name":"東京","uri":"file:///x"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"compl\u0065te"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}"#,
+        r#"{"jsonrpc":"2.0","id":"x","error":{"code":-1,"message":"line\nbreak é"}}"#,
+        r#"{"jsonrpc":"2.0","id":"x","error":{"code":-1,"message":"plain"}}"#,
+    ];
+    for f in frames {
+        let env = Parser::new().parse(f.as_bytes()).expect(f);
+        let bare = Envelope::from_parts(f.as_bytes(), env.spans());
+        let pairs = [
+            (env.jsonrpc(), bare.jsonrpc()),
+            (env.method(), bare.method()),
+            (env.result_type(), bare.result_type()),
+            (env.error_message(), bare.error_message()),
+            (env.params_name(), bare.params_name()),
+            (env.params_uri(), bare.params_uri()),
+        ];
+        for (ours, again) in pairs {
+            assert_eq!(ours, again, "{f}");
+        }
+        assert_eq!(env.id(), bare.id(), "{f}");
+        assert_eq!(env.id_raw(), bare.id_raw(), "{f}");
+    }
+    // The flags themselves, on the first frame: every member there but `uri` is escaped.
+    let env = Parser::new().parse(frames[0].as_bytes()).unwrap();
+    assert!(env.jsonrpc().unwrap().has_escapes());
+    assert_eq!(env.method().unwrap().decode(), "tools/call");
+    assert!(env.params_name().unwrap().has_escapes());
+    assert!(env.params_uri().unwrap().has_escapes());
+    let env = Parser::new().parse(frames[1].as_bytes()).unwrap();
+    assert!(!env.method().unwrap().has_escapes());
+    assert_eq!(env.params_name().unwrap().raw(), "東京");
+}

@@ -345,6 +345,33 @@ fn check_fields(env: &Envelope<'_>, v: &Value) -> Result<(), Disagreement> {
     )?;
     same_member(frame, "error.data", env.error_data_span(), get(e, "data"))?;
 
+    // An accepted frame is valid UTF-8 as a whole (the envelope slices its string members
+    // from it as `&str`), and those members read the same as from the bytes alone
+    // (`from_parts`: the text and escape flag found again by `token_text`).
+    if std::str::from_utf8(frame).is_err() {
+        return Err(dis("accepted a frame that is not valid UTF-8"));
+    }
+    let bare = Envelope::from_parts(frame, env.spans());
+    for (name, ours, again) in [
+        ("jsonrpc()", env.jsonrpc(), bare.jsonrpc()),
+        ("method()", env.method(), bare.method()),
+        ("error_message()", env.error_message(), bare.error_message()),
+        ("result_type()", env.result_type(), bare.result_type()),
+        ("params_name()", env.params_name(), bare.params_name()),
+        ("params_uri()", env.params_uri(), bare.params_uri()),
+    ] {
+        if ours != again {
+            return Err(dis(format!("{name}: {ours:?}, from the bytes {again:?}")));
+        }
+    }
+    if env.id() != bare.id() || env.id_raw() != bare.id_raw() {
+        return Err(dis(format!(
+            "id(): {:?}, from the bytes {:?}",
+            env.id(),
+            bare.id()
+        )));
+    }
+
     // Typed accessors.
     let text = |s: Option<crate::JsonStr<'_>>| s.map(|s| s.decode().into_owned());
     let want_str = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_owned);

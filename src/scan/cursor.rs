@@ -65,6 +65,10 @@ fn unspill(spill: &mut Vec<bool>) -> bool {
 /// A read-only cursor over one frame.
 pub(crate) struct Cursor<'f> {
     pub buf: &'f [u8],
+    /// The offset of the next byte to read. The walkers outside this module move it only
+    /// past bytes the cursor validated or bytes they compared equal to ASCII (a structural
+    /// byte, a constant key such as `"jsonrpc":"2.0"`), never past anything else:
+    /// [`Cursor::accepted_text`] relies on it.
     pub pos: usize,
     backend: Backend,
     max_depth: usize,
@@ -195,6 +199,30 @@ impl<'f> Cursor<'f> {
             },
             deferred: None,
         }
+    }
+
+    /// The whole frame as text, for a walk that read the frame's root value from offset 0
+    /// without an error: `None` unless the cursor is then at the frame's end.
+    ///
+    /// A frame the walk accepts is valid UTF-8 as a whole: every string token was checked by
+    /// [`Cursor::string`] (UTF-8, escapes, control bytes), and every byte outside strings was
+    /// matched as ASCII (structural byte, whitespace, number or literal character, or a
+    /// byte of an ASCII constant the caller compared; see [`Cursor::pos`]). So the envelope
+    /// hands out its string members as `&str` without a second UTF-8 pass over them.
+    pub fn accepted_text(&self) -> Option<&'f str> {
+        if self.pos != self.buf.len() {
+            return None;
+        }
+        #[cfg(debug_assertions)]
+        assert!(
+            std::str::from_utf8(self.buf).is_ok(),
+            "walk accepted non-UTF-8"
+        );
+        // SAFETY: the caller walked the root value from offset 0 without an error and the
+        // cursor is at the frame's end, so every byte of the frame was validated by this
+        // cursor's string, number, literal and structural checks or compared equal to ASCII
+        // by the walker (the invariant on `pos`): the frame is valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(self.buf) })
     }
 
     /// Records a policy error to report once the frame has been read to its end (the first
