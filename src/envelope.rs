@@ -567,6 +567,12 @@ const fn esc_bit(inner: Option<u8>, i: usize) -> u16 {
         Some(w) => 1 << (6 + 3 * w as usize + i),
     }
 }
+/// [`esc_bit`] of `params.name`, `params.uri`, `result.resultType` and `error.message`
+/// (their places in [`Inner::keys`]; checked by the test `esc_bits_follow_inner_keys`).
+const ESC_PARAMS_NAME: u16 = esc_bit(Some(0), 0);
+const ESC_PARAMS_URI: u16 = esc_bit(Some(0), 1);
+const ESC_RESULT_TYPE: u16 = esc_bit(Some(1), 0);
+const ESC_ERROR_MESSAGE: u16 = esc_bit(Some(2), 1);
 
 /// Which depth-2 object the walk is inside.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1707,22 +1713,22 @@ impl<'f> Envelope<'f> {
     /// `error.message`, when it is a string.
     #[inline]
     pub fn error_message(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.error_message, esc_bit(Some(2), 1))
+        self.json_str(self.spans.error_message, ESC_ERROR_MESSAGE)
     }
     /// `result.resultType`, when it is a string.
     #[inline]
     pub fn result_type(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.result_type, esc_bit(Some(1), 0))
+        self.json_str(self.spans.result_type, ESC_RESULT_TYPE)
     }
     /// `params.name`, when it is a string.
     #[inline]
     pub fn params_name(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.params_name, esc_bit(Some(0), 0))
+        self.json_str(self.spans.params_name, ESC_PARAMS_NAME)
     }
     /// `params.uri`, when it is a string.
     #[inline]
     pub fn params_uri(&self) -> Option<JsonStr<'f>> {
-        self.json_str(self.spans.params_uri, esc_bit(Some(0), 1))
+        self.json_str(self.spans.params_uri, ESC_PARAMS_URI)
     }
     /// Members of `params._meta` (when it is an object).
     pub fn params_meta(&self) -> Option<Members<'f>> {
@@ -2161,5 +2167,51 @@ impl OwnedEnvelope {
         self.bytes
             .get(s.range())
             .map(|_| self.bytes.slice(s.range()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{
+        ESC_ERROR_MESSAGE, ESC_PARAMS_NAME, ESC_PARAMS_URI, ESC_RESULT_TYPE, Inner, TOP_KEYS,
+        esc_bit,
+    };
+
+    /// The named escape bits sit at their members' places in `Inner::keys` (`walk_inner`'s
+    /// `W`: 0 `params`, 1 `result`, 2 `error`), and no two members share a bit.
+    #[test]
+    fn esc_bits_follow_inner_keys() {
+        let at = |inner: Inner, name: &[u8]| {
+            inner
+                .keys()
+                .iter()
+                .position(|k| *k == name)
+                .expect("a key of the object")
+        };
+        assert_eq!(
+            ESC_PARAMS_NAME,
+            esc_bit(Some(0), at(Inner::Params, b"name"))
+        );
+        assert_eq!(ESC_PARAMS_URI, esc_bit(Some(0), at(Inner::Params, b"uri")));
+        assert_eq!(
+            ESC_RESULT_TYPE,
+            esc_bit(Some(1), at(Inner::Result, b"resultType"))
+        );
+        assert_eq!(
+            ESC_ERROR_MESSAGE,
+            esc_bit(Some(2), at(Inner::Error, b"message"))
+        );
+        let mut all = 0u32;
+        let inner = [(0u8, Inner::Params), (1, Inner::Result), (2, Inner::Error)];
+        let bits = (0..TOP_KEYS.len()).map(|i| esc_bit(None, i)).chain(
+            inner
+                .iter()
+                .flat_map(|&(w, o)| (0..o.keys().len()).map(move |i| esc_bit(Some(w), i))),
+        );
+        for b in bits {
+            assert_eq!(b.count_ones(), 1);
+            assert_eq!(all & u32::from(b), 0, "bit {b:#x} used twice");
+            all |= u32::from(b);
+        }
     }
 }
