@@ -573,6 +573,13 @@ const ESC_PARAMS_NAME: u16 = esc_bit(Some(0), 0);
 const ESC_PARAMS_URI: u16 = esc_bit(Some(0), 1);
 const ESC_RESULT_TYPE: u16 = esc_bit(Some(1), 0);
 const ESC_ERROR_MESSAGE: u16 = esc_bit(Some(2), 1);
+// Three bits per depth-2 object: a fourth inspected member would take another object's bit.
+const _: () = assert!(
+    Inner::Params.keys().len() <= 3
+        && Inner::Result.keys().len() <= 3
+        && Inner::Error.keys().len() <= 3
+        && TOP_KEYS.len() <= 6
+);
 
 /// Which depth-2 object the walk is inside.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -583,7 +590,7 @@ enum Inner {
 }
 
 impl Inner {
-    fn keys(self) -> &'static [&'static [u8]] {
+    const fn keys(self) -> &'static [&'static [u8]] {
         match self {
             Inner::Params => &[b"name", b"uri", b"_meta"],
             Inner::Result => &[b"resultType", b"_meta"],
