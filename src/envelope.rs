@@ -725,11 +725,20 @@ impl<'f> KeySet<'f> {
             big: None,
         }
     }
+    /// `k`'s raw text range as a word of `small`.
+    #[inline(always)]
+    fn pack(k: StrTok) -> u64 {
+        k.start as u64 | (k.end as u64) << 32
+    }
+    /// The raw text range `start..end` of a word of `small`.
+    #[inline(always)]
+    fn unpack(w: u64) -> (usize, usize) {
+        (w as u32 as usize, (w >> 32) as usize)
+    }
     /// Key `i` of the inline set: its raw text and whether it holds an escape.
     #[inline]
     fn small_key(&self, i: usize) -> (&'f [u8], bool) {
-        let w = self.small[i];
-        let (start, end) = (w as u32 as usize, (w >> 32) as usize);
+        let (start, end) = Self::unpack(self.small[i]);
         (&self.frame[start..end], self.escaped >> i & 1 == 1)
     }
     /// Adds `k`; false when an equal key was already there.
@@ -738,7 +747,7 @@ impl<'f> KeySet<'f> {
         // The first key of an object cannot be a duplicate (most `_meta` objects hold one
         // or two keys): no call for it.
         if self.n == 0 && self.big.is_none() {
-            self.small[0] = k.start as u64 | (k.end as u64) << 32;
+            self.small[0] = Self::pack(k);
             self.escaped = u16::from(k.escaped);
             self.n = 1;
             return true;
@@ -747,9 +756,9 @@ impl<'f> KeySet<'f> {
         // two-key `_meta`): no duplicate, no call (21 Ir less per small message, with
         // `insert` always inlined: it outgrew the inliner's default; callgrind, session 29).
         if self.n == 1 && self.escaped == 0 && !k.escaped {
-            let w = self.small[0];
-            if (w >> 32) - (w & 0xFFFF_FFFF) != (k.end - k.start) as u64 {
-                self.small[1] = k.start as u64 | (k.end as u64) << 32;
+            let (start, end) = Self::unpack(self.small[0]);
+            if end - start != k.end - k.start {
+                self.small[1] = Self::pack(k);
                 self.n = 2;
                 return true;
             }
@@ -768,12 +777,12 @@ impl<'f> KeySet<'f> {
         // message than the general loop below; callgrind, session 29).
         if self.escaped == 0 && !k.escaped && self.n < self.small.len() {
             for &w in &self.small[..self.n] {
-                let (start, end) = (w as u32 as usize, (w >> 32) as usize);
+                let (start, end) = Self::unpack(w);
                 if end - start == raw.len() && frame.get(start..end) == Some(raw) {
                     return false;
                 }
             }
-            self.small[self.n] = k.start as u64 | (k.end as u64) << 32;
+            self.small[self.n] = Self::pack(k);
             self.n += 1;
             return true;
         }
@@ -790,7 +799,7 @@ impl<'f> KeySet<'f> {
             }
         }
         if self.n < self.small.len() {
-            self.small[self.n] = k.start as u64 | (k.end as u64) << 32;
+            self.small[self.n] = Self::pack(k);
             self.escaped |= u16::from(k.escaped) << self.n;
             self.n += 1;
             return true;
